@@ -1,0 +1,39 @@
+"""The rules of MAGDAGDON: pure Python, standard library only, deterministic, no I/O.
+
+>>> from magdagdon.engine import Board, score_board
+>>> score_board(Board.parse("3456/3456/3456/3456")).total
+544
+"""
+
+from .board import EMPTY, RUIN, Board, NotationError, square_label
+from .dice import DiceStream, seed_bytes
+from .game import Die, Difficulty, Game, Phase, RuleViolation
+from .placement import Placement, divide, find_placement, legal_cells, perft
+from .scoring import BONUS_POINTS, RUIN_PENALTY, Bonus, LineScore, ScoreBreakdown, line_bonus, score_board
+
+__all__ = [
+    "BONUS_POINTS",
+    "EMPTY",
+    "RUIN",
+    "RUIN_PENALTY",
+    "Board",
+    "Bonus",
+    "DiceStream",
+    "Die",
+    "Difficulty",
+    "Game",
+    "LineScore",
+    "NotationError",
+    "Phase",
+    "Placement",
+    "RuleViolation",
+    "ScoreBreakdown",
+    "divide",
+    "find_placement",
+    "legal_cells",
+    "line_bonus",
+    "perft",
+    "score_board",
+    "seed_bytes",
+    "square_label",
+]

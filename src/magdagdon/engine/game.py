@@ -1,0 +1,565 @@
+"""The game of MAGDAGDON as a state machine: turns, staging, powers, ruins, score.
+
+>>> game = Game.new(Difficulty.NIGHTMARE, seed=7)
+>>> game.phase
+<Phase.ROLL: 'roll'>
+>>> game.roll()
+>>> game.phase, game.required, [d.value for d in game.dice]
+(<Phase.PLACE: 'place'>, 3, [5, 1, 6, 1])
+>>> for value, square in find_placement(game.board, [d.value for d in game.dice], 3) or []:
+...     die = next(d for d in game.dice if d.value == value and d.in_tray)
+...     game.stage(die.index, square)
+>>> game.can_confirm
+True
+>>> game.confirm()
+>>> str(game.board), game.turns, game.phase
+('1.../1.../..../....', 1, <Phase.ROLL: 'roll'>)
+
+Wait: that doctest only staged two dice? No, three: see the tests for the full
+flow. (The witness stages 1, 1 and then one more die next to them.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from .board import EMPTY, FULL, NEIGHBOURS, Board, NotationError, bits, neighbours, square_label
+from .dice import DiceStream, seed_bytes
+from .placement import legal_mask, search
+from .scoring import ScoreBreakdown, score_board
+
+FORMAT_VERSION: Final = 1
+
+
+class Difficulty(str, Enum):
+    """The difficulty: how many Majda Powers, their penalties, the dice to place."""
+
+    PEACEFUL = "peaceful"
+    SURVIVAL = "survival"
+    NIGHTMARE = "nightmare"
+
+    @property
+    def minimum(self) -> int:
+        """The normal minimum of dice to place per turn."""
+        return 3 if self is Difficulty.NIGHTMARE else 2
+
+    @property
+    def penalties(self) -> tuple[int, ...]:
+        """The penalty of each Majda Power, in order of use (R13)."""
+        return POWER_PENALTIES[self]
+
+    @property
+    def powers(self) -> int:
+        """How many Majda Powers a game has."""
+        return len(POWER_PENALTIES[self])
+
+
+POWER_PENALTIES: Final = {
+    Difficulty.PEACEFUL: (10, 20, 40),
+    Difficulty.SURVIVAL: (70,),
+    Difficulty.NIGHTMARE: (),
+}
+
+
+class Phase(str, Enum):
+    """Where a turn is: waiting for ROLL, placing, in MAGDAGDON, or the game is over."""
+
+    ROLL = "roll"
+    PLACE = "place"
+    MAGDAGDON = "magdagdon"
+    OVER = "over"
+
+
+class RuleViolation(ValueError):
+    """An action the rules do not allow. ``code`` is stable; ``message`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"RuleViolation({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True)
+class Die:
+    """One of the turn's four dice: its value and the square it is staged on (None: tray)."""
+
+    index: int
+    value: int
+    cell: int | None
+
+    @property
+    def in_tray(self) -> bool:
+        """True while the die is not staged."""
+        return self.cell is None
+
+
+DieRef = int | Die
+_POWER_PHASES: Final = (Phase.PLACE, Phase.MAGDAGDON)
+
+
+class Game:
+    """One game: the permanent board, the turn's dice, powers, turns and the action log.
+
+    Every action either applies completely or raises :class:`RuleViolation`
+    and changes nothing. A game is its seed plus its actions: :meth:`to_dict`
+    and :meth:`from_dict` round-trip by replaying the log.
+    """
+
+    def __init__(self, difficulty: Difficulty | str, seed: bytes | int | None = None) -> None:
+        """A new game; prefer :meth:`new`. ``seed`` None draws a secret random seed."""
+        self.difficulty = Difficulty(difficulty)
+        self._stream = DiceStream(seed_bytes(seed))
+        self.board = Board()
+        self.phase = Phase.ROLL
+        self.required = 0
+        self.powers_used = 0
+        self.turns = 0
+        self.actions: list[dict[str, Any]] = []
+        self._values: list[int] = []
+        self._cells: list[int | None] = []
+        self._staged: list[int] = []  # die indices in staging order
+        self._next_slot = 0
+
+    @classmethod
+    def new(cls, difficulty: Difficulty | str, seed: bytes | int | None = None) -> Game:
+        """A new game of ``difficulty`` whose dice come from ``seed`` (secret random if None)."""
+        return cls(difficulty, seed)
+
+    # --- what the game looks like --------------------------------------------------------
+
+    @property
+    def seed(self) -> bytes:
+        """The game's secret seed (the server reveals it only when the game is over)."""
+        return self._stream.seed
+
+    @property
+    def dice(self) -> tuple[Die, ...]:
+        """The turn's four dice (empty before ROLL and after the turn ends)."""
+        return tuple(Die(i, v, c) for i, (v, c) in enumerate(zip(self._values, self._cells)))
+
+    @property
+    def staged(self) -> tuple[int, ...]:
+        """Indices of the staged dice, in staging order."""
+        return tuple(self._staged)
+
+    @property
+    def powers_left(self) -> int:
+        """Majda Powers still available."""
+        return self.difficulty.powers - self.powers_used
+
+    @property
+    def power_penalty(self) -> int:
+        """The points the powers used so far cost (R13)."""
+        return sum(self.difficulty.penalties[: self.powers_used])
+
+    @property
+    def next_power_cost(self) -> int | None:
+        """What the next Majda Power would cost, or None when none is left."""
+        pens = self.difficulty.penalties
+        return pens[self.powers_used] if self.powers_used < len(pens) else None
+
+    @property
+    def can_confirm(self) -> bool:
+        """True when CONFIRM is allowed now (R10)."""
+        return self.phase is Phase.PLACE and len(self._staged) >= self.required
+
+    @property
+    def is_over(self) -> bool:
+        """True when every square holds a number or a RUIN."""
+        return self.phase is Phase.OVER
+
+    @property
+    def staged_board(self) -> Board:
+        """The permanent board with the staged dice on it (what the player sees)."""
+        return self.board.with_numbers((self._values[i], self._sq(i)) for i in self._staged)
+
+    @property
+    def dead_end(self) -> bool:
+        """True when the staged dice make the minimum unreachable though the roll allows it (R7)."""
+        missing = self.required - len(self._staged)
+        if self.phase is not Phase.PLACE or missing <= 0:
+            return False
+        empty, numbers, vm = self._position()
+        tray = tuple(sorted(v for v, c in zip(self._values, self._cells) if c is None))
+        return search(empty, numbers, vm, tray, missing) is None
+
+    def legal_cells(self, die: DieRef) -> frozenset[int]:
+        """Where that tray die may be staged now (empty when it is staged or not placing)."""
+        i = self._die_index(die)
+        if self.phase is not Phase.PLACE or self._cells[i] is not None:
+            return frozenset()
+        empty, numbers, vm = self._position()
+        return frozenset(bits(legal_mask(empty, numbers, vm, self._values[i])))
+
+    def score(self, *, include_staged: bool = False) -> ScoreBreakdown:
+        """The score with ruin and power penalties; the final score once the game is over.
+
+        ``include_staged`` scores the staged dice too (the live sums a player sees).
+        """
+        board = self.staged_board if include_staged and self._staged else self.board
+        return score_board(board).with_power_penalty(self.power_penalty)
+
+    # --- actions --------------------------------------------------------------------------
+
+    def roll(self) -> None:
+        """ROLL: four new dice; the turn enters PLACE or MAGDAGDON (R2, R5)."""
+        self._expect(Phase.ROLL)
+        self._values = list(self._stream.roll(self.turns))
+        self._cells = [None, None, None, None]
+        self._staged = []
+        self._next_slot = 4
+        self.required = min(self.difficulty.minimum, self.board.empty_count)
+        self._evaluate()
+        self.actions.append({"type": "roll"})
+
+    def stage(self, die: DieRef, cell: int) -> None:
+        """Stage a tray die on a square (legality per R3/R4, staged dice counting)."""
+        self._expect(Phase.PLACE)
+        i = self._tray_die(die)
+        sq = self._square(cell)
+        if self.board[sq] != EMPTY or sq in self._staged_squares():
+            raise RuleViolation("cell_occupied", f"{square_label(sq).capitalize()} is taken.")
+        empty, numbers, vm = self._position()
+        value = self._values[i]
+        if not legal_mask(empty, numbers, vm, value) >> sq & 1:
+            if not NEIGHBOURS[sq] & numbers:
+                raise RuleViolation(
+                    "not_adjacent",
+                    f"A {value} on {square_label(sq)} would not touch any number "
+                    "(up, down, left or right).",
+                )
+            near = [
+                self._number_at(n, vm) for n in bits(NEIGHBOURS[sq] & numbers)
+            ]
+            far = sorted({n for n in near if abs(n - value) > 1})
+            raise RuleViolation(
+                "value_too_far",
+                f"A {value} on {square_label(sq)} would touch "
+                f"{' and '.join(map(str, far))}: neighbours may differ by at most 1.",
+            )
+        self._cells[i] = sq
+        self._staged.append(i)
+        self.actions.append({"type": "stage", "die": i, "cell": sq})
+
+    def unstage(self, die: DieRef) -> None:
+        """Take a staged die back; later dice that are no longer legal come back too (R6)."""
+        self._expect(*_POWER_PHASES)
+        i = self._die_index(die)
+        if self._cells[i] is None:
+            raise RuleViolation("die_not_staged", f"Die {i + 1} is not on the board.")
+        self._cells[i] = None
+        kept: list[int] = []
+        vm = list(self.board.value_masks)
+        empty, numbers = self.board.empty, self.board.numbers
+        for j in self._staged:
+            if j == i:
+                continue
+            sq = self._sq(j)
+            if legal_mask(empty, numbers, vm, self._values[j]) >> sq & 1:
+                kept.append(j)
+                vm[self._values[j]] |= 1 << sq
+                empty &= ~(1 << sq)
+                numbers |= 1 << sq
+            else:
+                self._cells[j] = None
+        self._staged = kept
+        self.actions.append({"type": "unstage", "die": i})
+
+    def unstage_all(self) -> None:
+        """TAKE BACK ALL: every staged die returns to the tray."""
+        self._expect(*_POWER_PHASES)
+        if not self._staged:
+            raise RuleViolation("nothing_staged", "No die is on the board to take back.")
+        self._take_back_all()
+        self.actions.append({"type": "unstage_all"})
+
+    def confirm(self) -> None:
+        """CONFIRM: the staged dice become permanent, unused dice are discarded (R10)."""
+        self._expect(Phase.PLACE)
+        if len(self._staged) < self.required:
+            raise RuleViolation(
+                "below_minimum",
+                f"Place at least {self.required} dice before confirming "
+                f"({len(self._staged)} placed).",
+            )
+        self.board = self.staged_board
+        self.actions.append({"type": "confirm"})
+        self._end_turn()
+
+    def adjust(self, die: DieRef, delta: int) -> None:
+        """Majda Power DECREASE −1 / INCREASE +1 on a tray die (values stay 1–6)."""
+        self._expect(*_POWER_PHASES)
+        self._check_power()
+        i = self._tray_die(die)
+        if type(delta) is not int or delta not in (1, -1):
+            raise RuleViolation("bad_delta", "A die can be changed by +1 or −1 only.")
+        value = self._values[i] + delta
+        if not 1 <= value <= 6:
+            raise RuleViolation(
+                "value_out_of_range", f"Die {i + 1} shows {self._values[i]}: it cannot go to {value}."
+            )
+        self._values[i] = value
+        self._use_power()
+        self.actions.append({"type": "adjust", "die": i, "delta": delta})
+
+    def reroll(self, dice: Iterable[DieRef]) -> None:
+        """Majda Power REROLL: the chosen tray dice are rolled again together (one use)."""
+        self._expect(*_POWER_PHASES)
+        self._check_power()
+        chosen = [self._tray_die(d) for d in dice]
+        if not chosen:
+            raise RuleViolation("empty_selection", "Choose at least one die to reroll.")
+        if len(set(chosen)) != len(chosen):
+            raise RuleViolation("duplicate_die", "Each die can be chosen only once.")
+        chosen.sort()
+        for i in chosen:
+            self._values[i] = self._stream.value(self.turns, self._next_slot)
+            self._next_slot += 1
+        self._use_power()
+        self.actions.append({"type": "reroll", "dice": chosen})
+
+    def accept_magdagdon(self, cell: int) -> None:
+        """Accept MAGDAGDON: an empty square becomes a RUIN and the turn ends (R9)."""
+        self._expect(Phase.MAGDAGDON)
+        sq = self._square(cell)
+        if self.board[sq] != EMPTY:
+            raise RuleViolation(
+                "cell_occupied", f"{square_label(sq).capitalize()} is not empty: choose an empty one."
+            )
+        self._take_back_all()
+        self.board = self.board.with_ruin(sq)
+        self.actions.append({"type": "accept_magdagdon", "cell": sq})
+        self._end_turn()
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply one action given as JSON (DESIGN.md's vocabulary)."""
+        if not isinstance(action, dict):
+            raise RuleViolation("bad_action", "An action is a JSON object with a 'type'.")
+        kind = action.get("type")
+        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            raise RuleViolation(
+                "bad_action",
+                f"Unknown action type {kind!r}; expected one of {', '.join(_HANDLERS)}.",
+            )
+        fields, run = handler
+        extra = set(action) - {"type", *fields}
+        if extra:
+            raise RuleViolation(
+                "bad_action", f"Action {kind!r} does not take {', '.join(sorted(extra))}."
+            )
+        for name in fields:
+            if name not in action:
+                raise RuleViolation("bad_action", f"Action {kind!r} needs {name!r}.")
+        run(self, action)
+
+    # --- (de)serialisation ---------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The game's visible state as JSON (no seed)."""
+        return {
+            "phase": self.phase.value,
+            "board": str(self.board),
+            "dice": [{"value": v, "cell": c} for v, c in zip(self._values, self._cells)],
+            "staged": list(self._staged),
+            "required": self.required,
+            "powers_used": self.powers_used,
+            "turns": self.turns,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to restore the game: difficulty, seed, actions, and the state."""
+        return {
+            "format": FORMAT_VERSION,
+            "difficulty": self.difficulty.value,
+            "seed": self.seed.hex(),
+            "actions": [dict(a) for a in self.actions],
+            "state": self.state(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Restore a game by replaying its actions; the stored state, if any, must agree."""
+        try:
+            if data.get("format", FORMAT_VERSION) != FORMAT_VERSION:
+                raise ValueError(f"unknown game format {data.get('format')!r}")
+            game = cls.replay(data["difficulty"], bytes.fromhex(data["seed"]), data["actions"])
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a stored game: {exc!r}") from exc
+        if "state" in data and data["state"] != game.state():
+            raise ValueError("the stored state does not match the replayed actions")
+        return game
+
+    @classmethod
+    def replay(
+        cls, difficulty: Difficulty | str, seed: bytes | int, actions: Sequence[dict[str, Any]]
+    ) -> Game:
+        """The game reached from ``seed`` by ``actions``; raises ValueError if one is illegal."""
+        game = cls(difficulty, seed)
+        for n, action in enumerate(actions):
+            try:
+                game.apply(action)
+            except RuleViolation as exc:
+                raise ValueError(f"action {n} {action!r} is illegal: {exc.message}") from exc
+        return game
+
+    def copy(self) -> Game:
+        """An independent copy of the game (for search)."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.actions = list(self.actions)
+        other._values = list(self._values)
+        other._cells = list(self._cells)
+        other._staged = list(self._staged)
+        return other
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.difficulty.value} turn={self.turns} phase={self.phase.value} "
+            f"board={self.board}>"
+        )
+
+    # --- internals -------------------------------------------------------------------------
+
+    def _expect(self, *phases: Phase) -> None:
+        if self.phase in phases:
+            return
+        if self.phase is Phase.OVER:
+            raise RuleViolation("game_over", "The game is over: start a new game.")
+        wanted = {
+            Phase.ROLL: "before ROLL",
+            Phase.PLACE: "while placing dice",
+            Phase.MAGDAGDON: "in MAGDAGDON",
+        }
+        raise RuleViolation(
+            "wrong_phase",
+            f"Not possible now (the turn is {_PHASE_WORDS[self.phase]}); "
+            f"only {' or '.join(wanted[p] for p in phases)}.",
+        )
+
+    def _die_index(self, die: DieRef) -> int:
+        index = die.index if isinstance(die, Die) else die
+        if type(index) is not int or not 0 <= index < len(self._values):
+            if not self._values:
+                raise RuleViolation("no_dice", "There are no dice: ROLL first.")
+            raise RuleViolation("no_such_die", f"There is no die {index!r} (dice are 0-3).")
+        return index
+
+    def _tray_die(self, die: DieRef) -> int:
+        i = self._die_index(die)
+        if self._cells[i] is not None:
+            raise RuleViolation(
+                "die_staged", f"Die {i + 1} is on the board: take it back first."
+            )
+        return i
+
+    @staticmethod
+    def _square(cell: int) -> int:
+        if type(cell) is not int or not 0 <= cell < 16:
+            raise RuleViolation("no_such_cell", f"There is no square {cell!r} (squares are 0-15).")
+        return cell
+
+    def _sq(self, i: int) -> int:
+        sq = self._cells[i]
+        assert sq is not None
+        return sq
+
+    def _staged_squares(self) -> list[int]:
+        return [self._sq(i) for i in self._staged]
+
+    @staticmethod
+    def _number_at(sq: int, vm: Sequence[int]) -> int:
+        return next(v for v in range(1, 7) if vm[v] >> sq & 1)
+
+    def _position(self) -> tuple[int, int, list[int]]:
+        """Masks of the permanent board with the staged dice counted as numbers."""
+        vm = list(self.board.value_masks)
+        empty, numbers = self.board.empty, self.board.numbers
+        for i in self._staged:
+            bit = 1 << self._sq(i)
+            vm[self._values[i]] |= bit
+            empty &= ~bit
+            numbers |= bit
+        return empty, numbers, vm
+
+    def _evaluate(self) -> None:
+        """R5: MAGDAGDON exactly when no legal set of `required` of the four dice exists."""
+        board = self.board
+        found = search(
+            board.empty, board.numbers, board.value_masks, tuple(sorted(self._values)), self.required
+        )
+        self.phase = Phase.PLACE if found is not None else Phase.MAGDAGDON
+
+    def _check_power(self) -> None:
+        if self.powers_left <= 0:
+            if self.difficulty is Difficulty.NIGHTMARE:
+                raise RuleViolation("no_powers_left", "NIGHTMARE has no Majda Powers.")
+            raise RuleViolation("no_powers_left", "No Majda Power is left in this game.")
+
+    def _use_power(self) -> None:
+        self.powers_used += 1
+        self._evaluate()
+
+    def _take_back_all(self) -> None:
+        for i in self._staged:
+            self._cells[i] = None
+        self._staged = []
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self._values = []
+        self._cells = []
+        self._staged = []
+        self.required = 0
+        self.phase = Phase.OVER if self.board.empty == 0 else Phase.ROLL
+
+
+_PHASE_WORDS: Final = {
+    Phase.ROLL: "waiting for ROLL",
+    Phase.PLACE: "placing dice",
+    Phase.MAGDAGDON: "in MAGDAGDON",
+    Phase.OVER: "over",
+}
+
+
+def _int(action: dict[str, Any], name: str) -> int:
+    value = action[name]
+    if type(value) is not int:
+        raise RuleViolation("bad_action", f"{name!r} must be a whole number, got {value!r}.")
+    return value
+
+
+def _int_list(action: dict[str, Any], name: str) -> list[int]:
+    value = action[name]
+    if not isinstance(value, list) or any(type(v) is not int for v in value):
+        raise RuleViolation("bad_action", f"{name!r} must be a list of die numbers, got {value!r}.")
+    return value
+
+
+_HANDLERS: Final[dict[str, tuple[tuple[str, ...], Any]]] = {
+    "roll": ((), lambda g, a: g.roll()),
+    "stage": (("die", "cell"), lambda g, a: g.stage(_int(a, "die"), _int(a, "cell"))),
+    "unstage": (("die",), lambda g, a: g.unstage(_int(a, "die"))),
+    "unstage_all": ((), lambda g, a: g.unstage_all()),
+    "confirm": ((), lambda g, a: g.confirm()),
+    "adjust": (("die", "delta"), lambda g, a: g.adjust(_int(a, "die"), _int(a, "delta"))),
+    "reroll": (("dice",), lambda g, a: g.reroll(_int_list(a, "dice"))),
+    "accept_magdagdon": (("cell",), lambda g, a: g.accept_magdagdon(_int(a, "cell"))),
+}
+
+__all__ = [
+    "FULL",
+    "Die",
+    "Difficulty",
+    "Game",
+    "NotationError",
+    "Phase",
+    "RuleViolation",
+    "neighbours",
+]

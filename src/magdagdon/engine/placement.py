@@ -1,0 +1,307 @@
+"""Where dice may go: legality (R3, R4), the MAGDAGDON search (R5) and perft.
+
+Everything here works on bit masks (bit ``sq`` set = square ``sq``). For a die
+of value ``v`` on a position with at least one number, the legal squares are::
+
+    empty & neighbours(numbers) & ~neighbours(numbers far from v)
+
+where "far from v" means a number that differs from ``v`` by 2 or more. With no
+number on the board (R3) every empty square is legal.
+
+The search (:func:`find_placement`) answers without enumerating staging orders
+where a direct answer exists: one die is a mask test, two dice are a handful of
+mask operations per pair of dice values (see :func:`_pair`), a board with no
+number yet is answered from its shape; only three or more dice on a board with
+numbers branch on the first placement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from .board import NEIGHBOURS, Board, bits, neighbours
+
+Placement = tuple[int, int]
+"""One staged die as ``(value, square)``."""
+
+
+def legal_mask(empty: int, numbers: int, value_masks: Sequence[int], value: int) -> int:
+    """The mask of squares where one die of ``value`` may be staged now.
+
+    ``value_masks[v]`` holds the squares with number ``v`` (index 0 and 7 are 0);
+    staged dice count as numbers (R4).
+    """
+    if not numbers:
+        return empty  # R3: the first number of the game may go anywhere
+    far = numbers & ~(value_masks[value - 1] | value_masks[value] | value_masks[value + 1])
+    return empty & neighbours(numbers) & ~neighbours(far)
+
+
+def legal_cells(board: Board, value: int) -> frozenset[int]:
+    """The squares of ``board`` where one die of ``value`` may go now.
+
+    >>> sorted(legal_cells(Board.parse("..../.3../..../...."), 5))
+    []
+    >>> sorted(legal_cells(Board.parse("..../.34./..../...."), 4))
+    [2, 10]
+    """
+    _check_value(value)
+    return frozenset(bits(legal_mask(board.empty, board.numbers, board.value_masks, value)))
+
+
+def find_placement(
+    board: Board, dice: Iterable[int], required: int
+) -> list[Placement] | None:
+    """A legal staging order of ``required`` of ``dice``, or None (MAGDAGDON, R5).
+
+    The answer is a list of ``(die value, square)`` in an order in which each
+    placement is legal when it is staged.
+
+    >>> find_placement(Board.parse("3.../..../..../...."), [1, 6, 6, 1], 2)
+    >>> find_placement(Board.parse("3.../..../..../...."), [1, 2, 6, 6], 2)
+    [(2, 1), (1, 2)]
+    """
+    values = _dice_tuple(dice)
+    return search(board.empty, board.numbers, board.value_masks, values, required)
+
+
+def search(
+    empty: int, numbers: int, value_masks: Sequence[int], dice: tuple[int, ...], required: int
+) -> list[Placement] | None:
+    """:func:`find_placement` on masks; ``dice`` must be sorted."""
+    if required <= 0:
+        return []
+    if required > len(dice) or required > empty.bit_count():
+        return None
+    if not numbers:
+        return _search_unanchored(empty, dice, required)
+    forbidden = {}
+    for v in _distinct(dice):
+        forbidden[v] = neighbours(
+            numbers & ~(value_masks[v - 1] | value_masks[v] | value_masks[v + 1])
+        )
+    return _search(empty, neighbours(numbers), forbidden, dice, required)
+
+
+def _search(
+    empty: int, near: int, forbidden: dict[int, int], dice: tuple[int, ...], k: int
+) -> list[Placement] | None:
+    """The search on a position with numbers.
+
+    ``near`` is the mask of squares touching a number; ``forbidden[v]`` the
+    squares touching a number far from ``v``.
+    """
+    open_ = empty & near
+    if k == 1:
+        for v in _distinct(dice):
+            legal = open_ & ~forbidden[v]
+            if legal:
+                return [(v, (legal & -legal).bit_length() - 1)]
+        return None
+    if k == 2:
+        return _pair(empty, open_, forbidden, dice)
+    for v in _distinct(dice):
+        rest = _without(dice, v)
+        far_values = _FAR[v]
+        for sq in bits(open_ & ~forbidden[v]):
+            nb = NEIGHBOURS[sq]
+            after = {w: (f | nb) if w in far_values else f for w, f in forbidden.items()}
+            found = _search(empty & ~(1 << sq), near | nb, after, rest, k - 1)
+            if found is not None:
+                return [(v, sq), *found]
+    return None
+
+
+def _pair(
+    empty: int, open_: int, forbidden: dict[int, int], dice: tuple[int, ...]
+) -> list[Placement] | None:
+    """Two dice on a position with numbers, without enumerating orders.
+
+    A legal pair either has both dice touching the numbers already there
+    (any two distinct legal squares, not adjacent when the values are 2+
+    apart), or one die touching the numbers and the other joined through it
+    (adjacent to it, values within 1, and fitting its own number neighbours).
+    """
+    legal = {v: open_ & ~forbidden[v] for v in _distinct(dice)}
+    for a, b in _pairs(dice):
+        la, lb = legal[a], legal[b]
+        if not la and not lb:
+            continue
+        if b - a <= 1:
+            both = la | lb
+            if la and lb and both & (both - 1):
+                first = la & -la
+                second = lb & ~first
+                if not second:  # lb is the single square of `first`
+                    second = lb
+                    first = la & ~lb
+                    first &= -first
+                return [(a, first.bit_length() - 1), (b, (second & -second).bit_length() - 1)]
+            joined = neighbours(la) & empty & ~forbidden[b]
+            if joined:
+                sq = (joined & -joined).bit_length() - 1
+                anchor = la & NEIGHBOURS[sq]
+                return [(a, (anchor & -anchor).bit_length() - 1), (b, sq)]
+            joined = neighbours(lb) & empty & ~forbidden[a]
+            if joined:
+                sq = (joined & -joined).bit_length() - 1
+                anchor = lb & NEIGHBOURS[sq]
+                return [(b, (anchor & -anchor).bit_length() - 1), (a, sq)]
+        else:
+            for sq in bits(la):
+                apart = lb & ~((1 << sq) | NEIGHBOURS[sq])
+                if apart:
+                    return [(a, sq), (b, (apart & -apart).bit_length() - 1)]
+    return None
+
+
+def _search_unanchored(empty: int, dice: tuple[int, ...], k: int) -> list[Placement] | None:
+    """The search on a board with no number (R3): the dice form one connected group.
+
+    Any connected set of 2 or 3 squares is a path, so the answer depends only
+    on whether the empty squares hold such a path and the dice can be ordered
+    along it with neighbours within 1.
+    """
+    if k == 1:
+        return [(dice[0], (empty & -empty).bit_length() - 1)]
+    if k == 2:
+        pair = next(((a, b) for a, b in _pairs(dice) if b - a <= 1), None)
+        ends = empty & neighbours(empty)
+        if pair is None or not ends:
+            return None
+        first = (ends & -ends).bit_length() - 1
+        other = NEIGHBOURS[first] & empty
+        return [(pair[0], first), (pair[1], (other & -other).bit_length() - 1)]
+    if k == 3:
+        chain = _chain3(dice)
+        if chain is None:
+            return None
+        for middle in bits(empty):
+            around = NEIGHBOURS[middle] & empty
+            if around & (around - 1):
+                one = around & -around
+                two = around & ~one
+                two &= -two
+                return [
+                    (chain[1], middle),
+                    (chain[0], one.bit_length() - 1),
+                    (chain[2], two.bit_length() - 1),
+                ]
+        return None
+    # Four or more dice on a board with no number: branch on the first die.
+    for v in _distinct(dice):
+        rest = _without(dice, v)
+        for sq in bits(empty):
+            vm = [0] * 8
+            vm[v] = 1 << sq
+            found = search(empty & ~(1 << sq), 1 << sq, vm, rest, k - 1)
+            if found is not None:
+                return [(v, sq), *found]
+    return None
+
+
+def perft(board: Board, dice: Iterable[int], required: int) -> int:
+    """How many distinct staged results of at least ``required`` dice legal staging reaches.
+
+    A result is a set of (square, value); different staging orders that reach
+    the same set count once. It is the placement counterpart of chess perft, a
+    conformance count for the move generator.
+
+    >>> perft(Board.parse("..../..../..../...."), [3, 3, 3, 3], 4)
+    117
+    """
+    values = _dice_tuple(dice)
+    layers = _reachable(board, values)
+    return sum(len(layer) for size, layer in enumerate(layers) if size >= required)
+
+
+def divide(board: Board, dice: Iterable[int], required: int) -> dict[Placement, int]:
+    """:func:`perft` split by the first placement, for finding where two counts differ.
+
+    ``divide(...)[(v, sq)]`` counts the results reachable with a die of value
+    ``v`` staged first on ``sq``. Results reachable from several first
+    placements are counted under each, so the parts add up to at least the perft.
+    """
+    values = _dice_tuple(dice)
+    counts: dict[Placement, int] = {}
+    for v in _distinct(values):
+        for sq in sorted(legal_cells(board, v)):
+            counts[(v, sq)] = perft(board.with_numbers([(v, sq)]), _without(values, v), required - 1)
+    return counts
+
+
+def _reachable(board: Board, dice: tuple[int, ...]) -> list[set[tuple[Placement, ...]]]:
+    """Every reachable staged set, by number of dice: sets of sorted (square, value)."""
+    layers: list[set[tuple[Placement, ...]]] = [{()}]
+    for _ in range(len(dice)):
+        nxt: set[tuple[Placement, ...]] = set()
+        for staged in layers[-1]:
+            used = sorted(v for _, v in staged)
+            rest = list(dice)
+            for v in used:
+                rest.remove(v)
+            vm = list(board.value_masks)
+            empty, numbers = board.empty, board.numbers
+            for sq, v in staged:
+                vm[v] |= 1 << sq
+                empty &= ~(1 << sq)
+                numbers |= 1 << sq
+            for v in set(rest):
+                for sq in bits(legal_mask(empty, numbers, vm, v)):
+                    nxt.add(tuple(sorted((*staged, (sq, v)))))
+        if not nxt:
+            break
+        layers.append(nxt)
+    return layers
+
+
+def _check_value(value: int) -> None:
+    if type(value) is not int or not 1 <= value <= 6:
+        raise ValueError(f"{value!r} is not a die value (1-6)")
+
+
+def _dice_tuple(dice: Iterable[int]) -> tuple[int, ...]:
+    values = tuple(sorted(dice))
+    for v in values:
+        _check_value(v)
+    return values
+
+
+_FAR = {v: frozenset(w for w in range(1, 7) if abs(w - v) >= 2) for v in range(1, 7)}
+
+
+@lru_cache(maxsize=None)
+def _distinct(dice: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(sorted(set(dice)))
+
+
+@lru_cache(maxsize=None)
+def _without(dice: tuple[int, ...], value: int) -> tuple[int, ...]:
+    rest = list(dice)
+    rest.remove(value)
+    return tuple(rest)
+
+
+@lru_cache(maxsize=None)
+def _pairs(dice: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The distinct value pairs ``(a, b)``, ``a <= b``, two of the dice can make."""
+    found = {
+        (dice[i], dice[j]) for i in range(len(dice)) for j in range(i + 1, len(dice))
+    }
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=None)
+def _chain3(dice: tuple[int, ...]) -> tuple[int, int, int] | None:
+    """Three of the dice ordered so that neighbours differ by at most 1, or None."""
+    n = len(dice)
+    for m in range(n):
+        for i in range(n):
+            for j in range(i + 1, n):
+                if m in (i, j):
+                    continue
+                x, y, z = dice[i], dice[m], dice[j]
+                if abs(x - y) <= 1 and abs(z - y) <= 1:
+                    return (x, y, z)
+    return None

@@ -1,0 +1,138 @@
+"""Scoring: line sums, combination bonuses (R12), ruin and power penalties (R13).
+
+>>> score_board(Board.parse("3456/3456/3456/3456")).total
+544
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final
+
+from .board import EMPTY, RUIN, Board
+
+RUIN_PENALTY: Final = 15
+"""Points each RUIN costs."""
+
+
+class Bonus(str, Enum):
+    """A combination bonus of a complete all-number line (R12)."""
+
+    STRAIGHT = "straight"
+    FOUR = "four"
+    TWO_PAIRS = "two_pairs"
+
+    @property
+    def points(self) -> int:
+        """What the bonus is worth."""
+        return BONUS_POINTS[self]
+
+
+BONUS_POINTS: Final = {Bonus.STRAIGHT: 60, Bonus.FOUR: 40, Bonus.TWO_PAIRS: 20}
+
+
+def line_bonus(line: Sequence[int]) -> Bonus | None:
+    """The bonus a line earns, in board order (R12), or None.
+
+    >>> line_bonus([6, 5, 4, 3]), line_bonus([2, 5, 5, 2]), line_bonus([3, 3, 3, 4])
+    (<Bonus.STRAIGHT: 'straight'>, <Bonus.TWO_PAIRS: 'two_pairs'>, None)
+    """
+    if len(line) != 4 or any(v == EMPTY or v == RUIN for v in line):
+        return None
+    steps = {line[i + 1] - line[i] for i in range(3)}
+    if steps == {1} or steps == {-1}:
+        return Bonus.STRAIGHT
+    counts = sorted(Counter(line).values())
+    if counts == [4]:
+        return Bonus.FOUR
+    if counts == [2, 2]:
+        return Bonus.TWO_PAIRS
+    return None
+
+
+@dataclass(frozen=True)
+class LineScore:
+    """One row or column: the sum of its numbers and its bonus, if any."""
+
+    total: int
+    bonus: Bonus | None
+
+    @property
+    def bonus_points(self) -> int:
+        """The bonus's points (0 without a bonus)."""
+        return self.bonus.points if self.bonus else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON."""
+        return {
+            "sum": self.total,
+            "bonus": self.bonus.value if self.bonus else None,
+            "bonus_points": self.bonus_points,
+        }
+
+
+def _line_score(line: Sequence[int]) -> LineScore:
+    return LineScore(sum(v for v in line if 1 <= v <= 6), line_bonus(line))
+
+
+@dataclass(frozen=True)
+class ScoreBreakdown:
+    """The full score: ``total = base + bonuses - ruin_penalty - power_penalty``."""
+
+    rows: tuple[LineScore, ...]
+    columns: tuple[LineScore, ...]
+    ruins: int
+    power_penalty: int = 0
+    lines: tuple[LineScore, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", self.rows + self.columns)
+
+    @property
+    def base(self) -> int:
+        """Sum of every row and column sum (each number counts twice)."""
+        return sum(line.total for line in self.lines)
+
+    @property
+    def bonuses(self) -> int:
+        """Sum of the line bonuses."""
+        return sum(line.bonus_points for line in self.lines)
+
+    @property
+    def ruin_penalty(self) -> int:
+        """15 points per RUIN."""
+        return RUIN_PENALTY * self.ruins
+
+    @property
+    def total(self) -> int:
+        """The score."""
+        return self.base + self.bonuses - self.ruin_penalty - self.power_penalty
+
+    def with_power_penalty(self, penalty: int) -> ScoreBreakdown:
+        """The same breakdown with the Majda Power penalty set."""
+        return ScoreBreakdown(self.rows, self.columns, self.ruins, penalty)
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON (the game view's ``score``)."""
+        return {
+            "rows": [line.to_dict() for line in self.rows],
+            "columns": [line.to_dict() for line in self.columns],
+            "base": self.base,
+            "bonuses": self.bonuses,
+            "ruins": self.ruins,
+            "ruin_penalty": self.ruin_penalty,
+            "power_penalty": self.power_penalty,
+            "total": self.total,
+        }
+
+
+def score_board(board: Board) -> ScoreBreakdown:
+    """The score of a board: line sums, bonuses and ruin penalties (no power penalty)."""
+    return ScoreBreakdown(
+        rows=tuple(_line_score(row) for row in board.rows()),
+        columns=tuple(_line_score(col) for col in board.columns()),
+        ruins=board.ruin_count,
+    )
