@@ -61,9 +61,27 @@ def staging_orders(board: Grid, dice: Sequence[int], depth: int) -> list[list[tu
     return orders
 
 
+def first_staging_order(
+    board: Grid, dice: Sequence[int], required: int
+) -> list[tuple[int, int]] | None:
+    """A naive depth-first search: the first legal staging order of ``required`` dice, or None."""
+    if required == 0:
+        return []
+    for i, value in enumerate(dice):
+        rest = list(dice[:i]) + list(dice[i + 1 :])
+        for sq in range(16):
+            if is_legal(board, value, sq):
+                after = list(board)
+                after[sq] = str(value)
+                tail = first_staging_order(after, rest, required - 1)
+                if tail is not None:
+                    return [(value, sq), *tail]
+    return None
+
+
 def is_magdagdon(board: Grid, dice: Sequence[int], required: int) -> bool:
     """R5: no legal staging order of ``required`` dice exists."""
-    return not staging_orders(board, dice, required)
+    return first_staging_order(board, dice, required) is None
 
 
 def order_is_legal(board: Grid, order: Sequence[tuple[int, int]]) -> bool:

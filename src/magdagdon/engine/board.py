@@ -78,6 +78,24 @@ _CHAR_TO_VALUE: Final = {".": EMPTY, "X": RUIN, **{str(v): v for v in range(1, 7
 _VALUE_TO_CHAR: Final = {v: c for c, v in _CHAR_TO_VALUE.items()}
 
 
+def _parse_cells(text: str) -> list[int]:
+    rows = text.strip().split("/")
+    if len(rows) != SIZE:
+        raise NotationError(f"{text!r} has {len(rows)} rows separated by '/', a board has {SIZE}")
+    cells: list[int] = []
+    for r, row in enumerate(rows):
+        if len(row) != SIZE:
+            raise NotationError(f"row {r + 1} {row!r} has {len(row)} squares, a row has 4")
+        for c, char in enumerate(row):
+            value = _CHAR_TO_VALUE.get(char.upper())
+            if value is None:
+                raise NotationError(
+                    f"{square_label(4 * r + c)}: {char!r} is not a square (use '.', '1'-'6' or 'X')"
+                )
+            cells.append(value)
+    return cells
+
+
 class Board:
     """The permanent squares of a game: immutable, hashable, with bit masks.
 
@@ -95,10 +113,16 @@ class Board:
     ruins: int
     value_masks: tuple[int, ...]
 
-    def __init__(self, cells: Sequence[int] | None = None) -> None:
-        """A board from 16 square values (``EMPTY``, 1–6 or ``RUIN``); empty by default."""
+    def __init__(self, cells: str | Sequence[int] | None = None) -> None:
+        """A board from its notation or 16 square values (``EMPTY``, 1–6, ``RUIN``); empty by default.
+
+        >>> Board("1.../..../..../...X") == Board([1] + [0] * 14 + [7])
+        True
+        """
         if cells is None:
             cells = (EMPTY,) * 16
+        elif isinstance(cells, str):
+            cells = _parse_cells(cells)
         cells = tuple(cells)
         if len(cells) != 16:
             raise NotationError(f"a board has 16 squares, got {len(cells)}")
@@ -130,24 +154,7 @@ class Board:
         """
         if not isinstance(text, str):
             raise NotationError(f"board notation must be text, got {type(text).__name__}")
-        rows = text.strip().split("/")
-        if len(rows) != SIZE:
-            raise NotationError(
-                f"{text!r} has {len(rows)} rows separated by '/', a board has {SIZE}"
-            )
-        cells: list[int] = []
-        for r, row in enumerate(rows):
-            if len(row) != SIZE:
-                raise NotationError(f"row {r + 1} {row!r} has {len(row)} squares, a row has 4")
-            for c, char in enumerate(row):
-                value = _CHAR_TO_VALUE.get(char.upper())
-                if value is None:
-                    raise NotationError(
-                        f"{square_label(4 * r + c)}: {char!r} is not a square "
-                        "(use '.', '1'-'6' or 'X')"
-                    )
-                cells.append(value)
-        return cls(cells)
+        return cls(text)
 
     def __str__(self) -> str:
         chars = "".join(_VALUE_TO_CHAR[v] for v in self._cells)

@@ -11,7 +11,7 @@ The ROLL of turn ``t`` uses slots 0–3; each REROLL in the turn takes the next
 fresh slots, so powers never change the dice of later turns.
 
 >>> DiceStream(b"magdagdon").roll(0)
-(6, 5, 6, 4)
+(6, 4, 2, 4)
 """
 
 from __future__ import annotations

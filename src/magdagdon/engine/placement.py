@@ -101,6 +101,9 @@ def _search(
         return None
     if k == 2:
         return _pair(empty, open_, forbidden, dice)
+    dice = _usable(empty, open_, forbidden, dice, k)
+    if len(dice) < k:
+        return None
     for v in _distinct(dice):
         rest = _without(dice, v)
         far_values = _FAR[v]
@@ -111,6 +114,37 @@ def _search(
             if found is not None:
                 return [(v, sq), *found]
     return None
+
+
+def _usable(
+    empty: int, open_: int, forbidden: dict[int, int], dice: tuple[int, ...], k: int
+) -> tuple[int, ...]:
+    """The dice that some legal staging could put somewhere (a sound over-estimate).
+
+    A die of value ``w`` is staged either on one of its legal squares now, or
+    next to an earlier staged die within 1 of ``w``; so the squares it can
+    ever reach grow from its legal squares through such neighbours, at most
+    ``k - 1`` steps. A die that can reach no square is never part of a legal
+    set, and the search need not branch on it.
+    """
+    values = _distinct(dice)
+    reach = {w: open_ & ~forbidden[w] for w in values}
+    for _ in range(k - 1):
+        grown = {
+            w: reach[w]
+            | (
+                neighbours(reach.get(w - 1, 0) | reach[w] | reach.get(w + 1, 0))
+                & empty
+                & ~forbidden[w]
+            )
+            for w in values
+        }
+        if grown == reach:
+            break
+        reach = grown
+    if all(reach.values()):
+        return dice
+    return tuple(v for v in dice if reach[v])
 
 
 def _pair(
@@ -262,10 +296,18 @@ def _check_value(value: int) -> None:
 
 
 def _dice_tuple(dice: Iterable[int]) -> tuple[int, ...]:
-    values = tuple(sorted(dice))
-    for v in values:
-        _check_value(v)
+    key = tuple(dice)
+    values = _SORTED_DICE.get(key)
+    if values is None:
+        for v in key:
+            _check_value(v)
+        values = tuple(sorted(key))
+        if len(_SORTED_DICE) < 4096:  # every roll of up to four dice fits
+            _SORTED_DICE[key] = values
     return values
+
+
+_SORTED_DICE: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 _FAR = {v: frozenset(w for w in range(1, 7) if abs(w - v) >= 2) for v in range(1, 7)}

@@ -1,0 +1,1 @@
+"""Players for the engine: baselines, the strong bot, hints and simulation."""

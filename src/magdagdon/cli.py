@@ -1,0 +1,116 @@
+"""The ``magdagdon`` command: ``score``, ``check`` and the commands of the other parts."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from .engine import Board, Difficulty, NotationError, find_placement, score_board, square_label
+from .engine.scoring import LineScore, ScoreBreakdown
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _board(text: str) -> Board:
+    try:
+        return Board.parse(text)
+    except NotationError as exc:
+        raise argparse.ArgumentTypeError(f"invalid board: {exc}") from exc
+
+
+def _die(text: str) -> int:
+    if text not in {"1", "2", "3", "4", "5", "6"}:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a die value (1-6)")
+    return int(text)
+
+
+def _bonus_text(line: LineScore) -> str:
+    return f"  {line.bonus.name.replace('_', ' ')} +{line.bonus_points}" if line.bonus else ""
+
+
+def format_breakdown(board: Board, score: ScoreBreakdown) -> str:
+    """The board with row sums on the right and column sums below, then the totals."""
+    lines = []
+    for row, line in zip(str(board).split("/"), score.rows):
+        lines.append(" " + "".join(f"{ch:>3}" for ch in row) + f"  | {line.total:>2}{_bonus_text(line)}")
+    lines.append(" " + "-" * 12)
+    lines.append(" " + "".join(f"{line.total:>3}" for line in score.columns))
+    for c, line in enumerate(score.columns):
+        if line.bonus:
+            lines.append(f"column {c + 1}:{_bonus_text(line)}")
+    lines.append(f"base {score.base}")
+    lines.append(f"bonuses +{score.bonuses}")
+    lines.append(f"ruins {score.ruins} x 15 = -{score.ruin_penalty}")
+    if score.power_penalty:
+        lines.append(f"powers -{score.power_penalty}")
+    lines.append(f"total {score.total}")
+    return "\n".join(lines)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Print the score breakdown of a board."""
+    board: Board = args.board
+    print(format_breakdown(board, score_board(board)))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Print the required minimum, whether the roll is MAGDAGDON, and a witness order."""
+    board: Board = args.board
+    difficulty = Difficulty(args.difficulty)
+    required = min(difficulty.minimum, board.empty_count)
+    print(f"board {board}  dice {' '.join(map(str, args.dice))}  {difficulty.name}")
+    print(f"required: {required} (empty squares: {board.empty_count})")
+    if required == 0:
+        print("the board is full: the game is over")
+        return 0
+    witness = find_placement(board, args.dice, required)
+    if witness is None:
+        print("MAGDAGDON: no legal order places the required dice")
+    else:
+        print("not MAGDAGDON; a legal order:")
+        for n, (value, square) in enumerate(witness, 1):
+            print(f"  {n}. {value} on {square_label(square)}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="magdagdon", description="MAGDAGDON, the CUBIRI dice puzzle."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("score", help="print the score breakdown of a board")
+    p.add_argument("board", type=_board, help="board notation, e.g. 3456/3456/3456/3456")
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("check", help="is a roll MAGDAGDON on a board? print a legal order")
+    p.add_argument("board", type=_board, help="board notation, e.g. 12../.3X./..../....")
+    p.add_argument("--dice", type=_die, nargs="+", required=True, metavar="N", help="1 to 4 dice")
+    p.add_argument(
+        "--difficulty", choices=[d.value for d in Difficulty], default=Difficulty.PEACEFUL.value
+    )
+    p.set_defaults(func=cmd_check)
+
+    for register in _EXTRA_COMMANDS:
+        register(sub)
+    return parser
+
+
+_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "check" and len(args.dice) > 4:
+        parser.error("--dice takes at most 4 dice")
+    func: Command = args.func
+    return func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
