@@ -95,7 +95,7 @@ def test_each_slot_is_uniform_and_slots_are_not_copies() -> None:
     assert 400 < equal_neighbours < 600  # about 1 in 6
 
 
-def test_powers_never_change_later_turns() -> None:
+def test_r14_powers_never_change_later_turns() -> None:
     """Two games on one seed see the same roll every turn, whatever powers one of them used."""
     plain = Game.new(Difficulty.PEACEFUL, seed=99)
     powered = Game.new(Difficulty.PEACEFUL, seed=99)

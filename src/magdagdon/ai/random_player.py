@@ -2,8 +2,8 @@
 
 It stages random legal dice one at a time, never into a dead end (R7), stops
 at a random point once the minimum is staged, and accepts MAGDAGDON on a
-random empty square. It uses no power. Fast enough to drive benchmarks and
-property tests.
+random empty square. With ``power_chance`` it tries a random Majda Power in
+MAGDAGDON first. Fast enough to drive benchmarks and property tests.
 """
 
 from __future__ import annotations
@@ -13,9 +13,16 @@ import random
 from ..engine import Game, Phase
 
 
-def play_turn(game: Game, rng: random.Random) -> None:
+def play_turn(game: Game, rng: random.Random, power_chance: float = 0.0) -> None:
     """Play one whole turn of ``game`` (which must be waiting for ROLL)."""
     game.roll()
+    while game.phase is Phase.MAGDAGDON and game.powers_left and rng.random() < power_chance:
+        tray = [d.index for d in game.dice if d.in_tray]
+        if rng.random() < 0.5:
+            game.reroll(rng.sample(tray, rng.randint(1, len(tray))))
+        else:
+            die = game.dice[rng.choice(tray)]
+            game.adjust(die.index, -1 if die.value == 6 or (die.value > 1 and rng.random() < 0.5) else 1)
     if game.phase is Phase.MAGDAGDON:
         empty = [sq for sq in range(16) if game.board[sq] == 0]
         game.accept_magdagdon(rng.choice(empty))
@@ -33,8 +40,8 @@ def play_turn(game: Game, rng: random.Random) -> None:
             game.unstage(die)
 
 
-def play_game(game: Game, rng: random.Random) -> Game:
+def play_game(game: Game, rng: random.Random, power_chance: float = 0.0) -> Game:
     """Play ``game`` to the end with random turns; returns it."""
     while game.phase is not Phase.OVER:
-        play_turn(game, rng)
+        play_turn(game, rng, power_chance)
     return game
