@@ -104,8 +104,8 @@ def main() -> None:
         f"with ruins {ruined})"
     )
     for b, d, r in positions[:2000]:  # the two searches must agree before they are compared
-        fast = find_placement(b, d, r) is None
-        assert fast == reference.is_magdagdon(reference.grid(str(b)), d, r), (b, d, r)
+        none = find_placement(b, d, r) is None
+        assert none == reference.is_magdagdon(reference.grid(str(b)), d, r), (b, d, r)
 
     time_calls(positions[:500], naive=False)  # warm caches
     fast = sorted(time_calls(positions, naive=False))

@@ -1,4 +1,4 @@
-"""Regenerate tests/playthroughs/*.txt. Run after a deliberate rules change, then review the diff."""
+"""Regenerate tests/playthroughs/*.txt after a deliberate rules change; review the diff."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.playthrough import CASES, DIRECTORY, path, record  # noqa: E402
+from tests.playthrough import CASES, DIRECTORY, path, record
 
 
 def main() -> None:

@@ -20,7 +20,13 @@ def test_every_action_type_applies() -> None:
     game.apply({"type": "adjust", "die": 2, "delta": -1})
     game.apply({"type": "reroll", "dice": [1, 3]})
     assert [a["type"] for a in game.actions] == [
-        "roll", "stage", "unstage", "stage", "unstage_all", "adjust", "reroll"
+        "roll",
+        "stage",
+        "unstage",
+        "stage",
+        "unstage_all",
+        "adjust",
+        "reroll",
     ]
 
 

@@ -88,8 +88,11 @@ def test_neighbours_stay_on_the_board() -> None:
     assert neighbours(0) == 0
     for sq in range(16):
         r, c = divmod(sq, 4)
-        expected = {4 * (r + dr) + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                    if 0 <= r + dr < 4 and 0 <= c + dc < 4}
+        expected = {
+            4 * (r + dr) + c + dc
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < 4 and 0 <= c + dc < 4
+        }
         assert set(bits(NEIGHBOURS[sq])) == expected
 
 

@@ -41,8 +41,21 @@ def within_one(board: Board) -> bool:
 def random_action(game: Game, rng: random.Random) -> dict[str, Any]:
     """Any action at all, legal or not, biased toward plausible ones."""
     kind = rng.choice(
-        ["roll", "stage", "stage", "stage", "stage", "unstage", "unstage_all", "confirm",
-         "confirm", "adjust", "reroll", "accept_magdagdon", "accept_magdagdon"]
+        [
+            "roll",
+            "stage",
+            "stage",
+            "stage",
+            "stage",
+            "unstage",
+            "unstage_all",
+            "confirm",
+            "confirm",
+            "adjust",
+            "reroll",
+            "accept_magdagdon",
+            "accept_magdagdon",
+        ]
     )
     if kind == "stage":
         die = rng.randrange(5)

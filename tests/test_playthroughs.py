@@ -15,5 +15,9 @@ from .playthrough import CASES, path, record
 def test_playthrough_is_unchanged(difficulty: Difficulty, seed: int) -> None:
     stored = path(difficulty, seed).read_text()
     now = record(difficulty, seed)
-    diff = "".join(difflib.unified_diff(stored.splitlines(True), now.splitlines(True), "stored", "now"))
-    assert not diff, "playthrough changed (python scripts/record_playthroughs.py regenerates):\n" + diff
+    diff = "".join(
+        difflib.unified_diff(stored.splitlines(True), now.splitlines(True), "stored", "now")
+    )
+    assert not diff, (
+        "playthrough changed (python scripts/record_playthroughs.py regenerates):\n" + diff
+    )

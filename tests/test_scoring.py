@@ -74,7 +74,14 @@ def test_to_dict_has_every_part() -> None:
     assert data["total"] == 544
     assert data["rows"][0] == {"sum": 18, "bonus": "straight", "bonus_points": 60}
     assert set(data) == {
-        "rows", "columns", "base", "bonuses", "ruins", "ruin_penalty", "power_penalty", "total"
+        "rows",
+        "columns",
+        "base",
+        "bonuses",
+        "ruins",
+        "ruin_penalty",
+        "power_penalty",
+        "total",
     }
 
 

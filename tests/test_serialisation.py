@@ -44,9 +44,13 @@ def test_from_dict_rejects_a_state_that_does_not_match() -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [{}, {"difficulty": "peaceful"}, {"difficulty": "easy", "seed": "00", "actions": []},
-     {"difficulty": "peaceful", "seed": "zz", "actions": []},
-     {"difficulty": "peaceful", "seed": "00", "actions": [], "format": 99}],
+    [
+        {},
+        {"difficulty": "peaceful"},
+        {"difficulty": "easy", "seed": "00", "actions": []},
+        {"difficulty": "peaceful", "seed": "zz", "actions": []},
+        {"difficulty": "peaceful", "seed": "00", "actions": [], "format": 99},
+    ],
 )
 def test_from_dict_rejects_garbage(data: dict[str, object]) -> None:
     with pytest.raises(ValueError):
@@ -55,7 +59,9 @@ def test_from_dict_rejects_garbage(data: dict[str, object]) -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(list(Difficulty)))
-def test_replaying_seed_and_log_reproduces_the_finished_game(seed: int, difficulty: Difficulty) -> None:
+def test_replaying_seed_and_log_reproduces_the_finished_game(
+    seed: int, difficulty: Difficulty
+) -> None:
     game = play_game(Game.new(difficulty, seed=seed), random.Random(seed))
     again = Game.replay(difficulty, game.seed, game.actions)
     assert again.to_dict() == game.to_dict()

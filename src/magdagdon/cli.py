@@ -32,8 +32,10 @@ def _bonus_text(line: LineScore) -> str:
 def format_breakdown(board: Board, score: ScoreBreakdown) -> str:
     """The board with row sums on the right and column sums below, then the totals."""
     lines = []
-    for row, line in zip(str(board).split("/"), score.rows):
-        lines.append(" " + "".join(f"{ch:>3}" for ch in row) + f"  | {line.total:>2}{_bonus_text(line)}")
+    for row, line in zip(str(board).split("/"), score.rows, strict=True):
+        lines.append(
+            " " + "".join(f"{ch:>3}" for ch in row) + f"  | {line.total:>2}{_bonus_text(line)}"
+        )
     lines.append(" " + "-" * 12)
     lines.append(" " + "".join(f"{line.total:>3}" for line in score.columns))
     for c, line in enumerate(score.columns):

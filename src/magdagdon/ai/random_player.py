@@ -22,7 +22,9 @@ def play_turn(game: Game, rng: random.Random, power_chance: float = 0.0) -> None
             game.reroll(rng.sample(tray, rng.randint(1, len(tray))))
         else:
             die = game.dice[rng.choice(tray)]
-            game.adjust(die.index, -1 if die.value == 6 or (die.value > 1 and rng.random() < 0.5) else 1)
+            game.adjust(
+                die.index, -1 if die.value == 6 or (die.value > 1 and rng.random() < 0.5) else 1
+            )
     if game.phase is Phase.MAGDAGDON:
         empty = [sq for sq in range(16) if game.board[sq] == 0]
         game.accept_magdagdon(rng.choice(empty))
@@ -33,11 +35,11 @@ def play_turn(game: Game, rng: random.Random, power_chance: float = 0.0) -> None
             game.confirm()
             return
         while True:
-            die, square = moves.pop(rng.randrange(len(moves)))
-            game.stage(die, square)
+            index, square = moves.pop(rng.randrange(len(moves)))
+            game.stage(index, square)
             if not game.dead_end:
                 break
-            game.unstage(die)
+            game.unstage(index)
 
 
 def play_game(game: Game, rng: random.Random, power_chance: float = 0.0) -> Game:

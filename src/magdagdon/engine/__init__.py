@@ -9,7 +9,15 @@ from .board import EMPTY, RUIN, Board, NotationError, square_label
 from .dice import DiceStream, seed_bytes
 from .game import Die, Difficulty, Game, Phase, RuleViolation
 from .placement import Placement, divide, find_placement, legal_cells, perft
-from .scoring import BONUS_POINTS, RUIN_PENALTY, Bonus, LineScore, ScoreBreakdown, line_bonus, score_board
+from .scoring import (
+    BONUS_POINTS,
+    RUIN_PENALTY,
+    Bonus,
+    LineScore,
+    ScoreBreakdown,
+    line_bonus,
+    score_board,
+)
 
 __all__ = [
     "BONUS_POINTS",

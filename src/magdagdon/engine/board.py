@@ -114,7 +114,7 @@ class Board:
     value_masks: tuple[int, ...]
 
     def __init__(self, cells: str | Sequence[int] | None = None) -> None:
-        """A board from its notation or 16 square values (``EMPTY``, 1–6, ``RUIN``); empty by default.
+        """A board from notation or 16 square values (``EMPTY``, 1–6, ``RUIN``); empty by default.
 
         >>> Board("1.../..../..../...X") == Board([1] + [0] * 14 + [7])
         True

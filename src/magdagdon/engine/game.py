@@ -1,29 +1,26 @@
 """The game of MAGDAGDON as a state machine: turns, staging, powers, ruins, score.
 
->>> game = Game.new(Difficulty.NIGHTMARE, seed=7)
+>>> game = Game.new(Difficulty.NIGHTMARE, seed=1)
 >>> game.phase
 <Phase.ROLL: 'roll'>
 >>> game.roll()
 >>> game.phase, game.required, [d.value for d in game.dice]
-(<Phase.PLACE: 'place'>, 3, [5, 1, 6, 1])
->>> for value, square in find_placement(game.board, [d.value for d in game.dice], 3) or []:
-...     die = next(d for d in game.dice if d.value == value and d.in_tray)
-...     game.stage(die.index, square)
+(<Phase.PLACE: 'place'>, 3, [4, 2, 4, 5])
+>>> game.stage(0, 0); game.stage(2, 1); game.stage(3, 4)
 >>> game.can_confirm
 True
 >>> game.confirm()
 >>> str(game.board), game.turns, game.phase
-('1.../1.../..../....', 1, <Phase.ROLL: 'roll'>)
-
-Wait: that doctest only staged two dice? No, three: see the tests for the full
-flow. (The witness stages 1, 1 and then one more die next to them.)
+('44../5.../..../....', 1, <Phase.ROLL: 'roll'>)
+>>> game.score().total
+26
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Final
 
 from .board import EMPTY, FULL, NEIGHBOURS, Board, NotationError, bits, neighbours, square_label
@@ -34,7 +31,7 @@ from .scoring import ScoreBreakdown, score_board
 FORMAT_VERSION: Final = 1
 
 
-class Difficulty(str, Enum):
+class Difficulty(StrEnum):
     """The difficulty: how many Majda Powers, their penalties, the dice to place."""
 
     PEACEFUL = "peaceful"
@@ -64,7 +61,7 @@ POWER_PENALTIES: Final = {
 }
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where a turn is: waiting for ROLL, placing, in MAGDAGDON, or the game is over."""
 
     ROLL = "roll"
@@ -141,7 +138,9 @@ class Game:
     @property
     def dice(self) -> tuple[Die, ...]:
         """The turn's four dice (empty before ROLL and after the turn ends)."""
-        return tuple(Die(i, v, c) for i, (v, c) in enumerate(zip(self._values, self._cells)))
+        return tuple(
+            Die(i, v, c) for i, (v, c) in enumerate(zip(self._values, self._cells, strict=True))
+        )
 
     @property
     def staged(self) -> tuple[int, ...]:
@@ -186,7 +185,7 @@ class Game:
         if self.phase is not Phase.PLACE or missing <= 0:
             return False
         empty, numbers, vm = self._position()
-        tray = tuple(sorted(v for v, c in zip(self._values, self._cells) if c is None))
+        tray = tuple(sorted(v for v, c in zip(self._values, self._cells, strict=True) if c is None))
         return search(empty, numbers, vm, tray, missing) is None
 
     def legal_cells(self, die: DieRef) -> frozenset[int]:
@@ -234,9 +233,7 @@ class Game:
                     f"A {value} on {square_label(sq)} would not touch any number "
                     "(up, down, left or right).",
                 )
-            near = [
-                self._number_at(n, vm) for n in bits(NEIGHBOURS[sq] & numbers)
-            ]
+            near = [self._number_at(n, vm) for n in bits(NEIGHBOURS[sq] & numbers)]
             far = sorted({n for n in near if abs(n - value) > 1})
             raise RuleViolation(
                 "value_too_far",
@@ -302,7 +299,8 @@ class Game:
         value = self._values[i] + delta
         if not 1 <= value <= 6:
             raise RuleViolation(
-                "value_out_of_range", f"Die {i + 1} shows {self._values[i]}: it cannot go to {value}."
+                "value_out_of_range",
+                f"Die {i + 1} shows {self._values[i]}: it cannot go to {value}.",
             )
         self._values[i] = value
         self._use_power()
@@ -330,7 +328,8 @@ class Game:
         sq = self._square(cell)
         if self.board[sq] != EMPTY:
             raise RuleViolation(
-                "cell_occupied", f"{square_label(sq).capitalize()} is not empty: choose an empty one."
+                "cell_occupied",
+                f"{square_label(sq).capitalize()} is not empty: choose an empty one.",
             )
         self._take_back_all()
         self.board = self.board.with_ruin(sq)
@@ -366,7 +365,9 @@ class Game:
         return {
             "phase": self.phase.value,
             "board": str(self.board),
-            "dice": [{"value": v, "cell": c} for v, c in zip(self._values, self._cells)],
+            "dice": [
+                {"value": v, "cell": c} for v, c in zip(self._values, self._cells, strict=True)
+            ],
             "staged": list(self._staged),
             "required": self.required,
             "powers_used": self.powers_used,
@@ -454,9 +455,7 @@ class Game:
     def _tray_die(self, die: DieRef) -> int:
         i = self._die_index(die)
         if self._cells[i] is not None:
-            raise RuleViolation(
-                "die_staged", f"Die {i + 1} is on the board: take it back first."
-            )
+            raise RuleViolation("die_staged", f"Die {i + 1} is on the board: take it back first.")
         return i
 
     @staticmethod
@@ -492,7 +491,11 @@ class Game:
         """R5: MAGDAGDON exactly when no legal set of `required` of the four dice exists."""
         board = self.board
         found = search(
-            board.empty, board.numbers, board.value_masks, tuple(sorted(self._values)), self.required
+            board.empty,
+            board.numbers,
+            board.value_masks,
+            tuple(sorted(self._values)),
+            self.required,
         )
         self.phase = Phase.PLACE if found is not None else Phase.MAGDAGDON
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Final
 
 from .board import EMPTY, RUIN, Board
@@ -18,7 +18,7 @@ RUIN_PENALTY: Final = 15
 """Points each RUIN costs."""
 
 
-class Bonus(str, Enum):
+class Bonus(StrEnum):
     """A combination bonus of a complete all-number line (R12)."""
 
     STRAIGHT = "straight"
@@ -40,7 +40,7 @@ def line_bonus(line: Sequence[int]) -> Bonus | None:
     >>> line_bonus([6, 5, 4, 3]), line_bonus([2, 5, 5, 2]), line_bonus([3, 3, 3, 4])
     (<Bonus.STRAIGHT: 'straight'>, <Bonus.TWO_PAIRS: 'two_pairs'>, None)
     """
-    if len(line) != 4 or any(v == EMPTY or v == RUIN for v in line):
+    if len(line) != 4 or any(v in (EMPTY, RUIN) for v in line):
         return None
     steps = {line[i + 1] - line[i] for i in range(3)}
     if steps == {1} or steps == {-1}:

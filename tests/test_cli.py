@@ -1,0 +1,103 @@
+"""The command line: score and check, with clear errors for bad arguments."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from magdagdon.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_prints_the_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "score", "3456/3456/3456/3456")
+    assert code == 0
+    assert "total 544" in out
+    assert "STRAIGHT +60" in out and "FOUR +40" in out
+    assert out.count("| 18") == 4  # each row sums to 18
+    assert "12 16 20 24" in out  # the column sums
+
+
+def test_score_counts_ruins(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "score", "12X./..../..../....")
+    assert code == 0 and "ruins 1 x 15 = -15" in out and "total -9" in out
+
+
+def test_check_magdagdon(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", "3.../..../..../....", "--dice", "1", "6", "6", "1")
+    assert code == 0
+    assert "required: 2" in out and "MAGDAGDON: no legal order" in out
+
+
+def test_check_witness_in_nightmare(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "check",
+        "12../.3X./..../....",
+        "--dice",
+        "1",
+        "1",
+        "4",
+        "6",
+        "--difficulty",
+        "nightmare",
+    )
+    assert code == 0
+    assert "required: 3" in out and "not MAGDAGDON" in out
+    assert out.count(" on square ") == 3
+
+
+def test_check_required_drops_near_the_end(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(
+        capsys,
+        "check",
+        "1111/1111/1111/11..",
+        "--dice",
+        "1",
+        "2",
+        "3",
+        "4",
+        "--difficulty",
+        "nightmare",
+    )
+    assert "required: 2" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["score", "12"], "invalid board"),
+        (["score", "..../..../..../..7."], "'7' is not a square"),
+        (["check", "..../..../..../....", "--dice", "7"], "'7' is not a die value"),
+        (["check", "..../..../..../....", "--dice", "1", "2", "3", "4", "5"], "at most 4"),
+        (["check", "..../..../..../...."], "--dice"),
+        (["check", "..../..../..../....", "--dice", "1", "--difficulty", "easy"], "invalid choice"),
+        ([], "COMMAND"),
+    ],
+)
+def test_bad_arguments_say_why(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+
+
+def test_console_script_module_runs() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "magdagdon.cli", "score", "1.../..../..../...."],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "total 2" in result.stdout
