@@ -409,3 +409,19 @@ def test_seed_for_helper_is_exact() -> None:
     game.roll()
     assert values(game) == [6, 5, 4, 3]
     assert Board.parse(str(game.board)) == game.board
+
+
+def test_rescuing_adjustments_lists_the_certain_rescues() -> None:
+    game = game_at("3.../..../..../....", (1, 6, 6, 1))
+    assert game.phase is Phase.MAGDAGDON
+    # a 1 raised to 2 fits next to the 3 and the other 1 next to it; nothing else rescues
+    assert game.rescuing_adjustments() == [(0, 1), (3, 1)]
+    for die, delta in game.rescuing_adjustments():
+        trial = game.copy()
+        trial.adjust(die, delta)
+        assert trial.phase is Phase.PLACE
+    assert game.can_adjust(0, 1) and not game.can_adjust(0, -1) and not game.can_adjust(1, 1)
+    placing = game_at("3.../..../..../....", (4, 5, 1, 1))
+    assert placing.rescuing_adjustments() == []
+    night = game_at("3.../..../..../....", (1, 6, 6, 1), "nightmare")
+    assert night.rescuing_adjustments() == [] and not night.can_adjust(0, 1)

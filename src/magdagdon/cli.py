@@ -77,6 +77,40 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Migrate the database, then serve the game with Uvicorn."""
+    import uvicorn
+    from sqlalchemy import make_url
+
+    from .settings import get_settings
+    from .store import Database
+
+    settings = get_settings()
+    database = Database(settings.database_url)
+    database.migrate()  # once, before any worker starts
+    database.dispose()
+    shown = make_url(settings.database_url).render_as_string(hide_password=True)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"MAGDAGDON is served at http://{host}:{args.port}/  (database: {shown})", flush=True)
+    uvicorn.run(
+        "magdagdon.web.app:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        proxy_headers=True,
+        log_level=args.log_level,
+    )
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = argparse.ArgumentParser(
@@ -96,12 +130,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_check)
 
-    for register in _EXTRA_COMMANDS:
-        register(sub)
+    p = sub.add_parser("serve", help="serve the game (SQLite in the user data directory)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--workers", type=_positive, default=1, help="server processes (default 1)")
+    p.add_argument(
+        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    p.set_defaults(func=cmd_serve)
     return parser
-
-
-_EXTRA_COMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = []
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -196,6 +196,37 @@ class Game:
         empty, numbers, vm = self._position()
         return frozenset(bits(legal_mask(empty, numbers, vm, self._values[i])))
 
+    def can_adjust(self, die: DieRef, delta: int) -> bool:
+        """Whether DECREASE/INCREASE of that die is allowed now (a power left, tray die, 1–6)."""
+        i = self._die_index(die)
+        return (
+            self.phase in _POWER_PHASES
+            and self.powers_left > 0
+            and self._cells[i] is None
+            and delta in (1, -1)
+            and 1 <= self._values[i] + delta <= 6
+        )
+
+    def rescuing_adjustments(self) -> list[tuple[int, int]]:
+        """In MAGDAGDON: the (die, delta) power uses that would make the roll placeable (R5).
+
+        A REROLL may rescue too, but by chance; this lists only the certain rescues.
+        """
+        if self.phase is not Phase.MAGDAGDON or self.powers_left <= 0:
+            return []
+        board = self.board
+        found = []
+        for i, value in enumerate(self._values):
+            for delta in (-1, 1):
+                if not self.can_adjust(i, delta):
+                    continue
+                values = list(self._values)
+                values[i] = value + delta
+                dice = tuple(sorted(values))
+                if search(board.empty, board.numbers, board.value_masks, dice, self.required):
+                    found.append((i, delta))
+        return found
+
     def score(self, *, include_staged: bool = False) -> ScoreBreakdown:
         """The score with ruin and power penalties; the final score once the game is over.
 

@@ -1,0 +1,44 @@
+"""Settings from environment variables with the ``MAGDAGDON_`` prefix; no variable is required."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (created when the server starts)."""
+    directory = Path(platformdirs.user_data_dir("magdagdon", appauthor=False))
+    return f"sqlite:///{directory / 'magdagdon.db'}"
+
+
+class Settings(BaseSettings):
+    """What a self-hoster can configure. Every field reads ``MAGDAGDON_<NAME>``."""
+
+    model_config = SettingsConfigDict(env_prefix="MAGDAGDON_", extra="ignore")
+
+    database_url: str = Field(
+        default_factory=default_database_url,
+        description="Any SQLAlchemy URL: sqlite:///path.db, postgresql+psycopg://user@host/db",
+    )
+    secure_cookies: Literal["auto", "always", "never"] = Field(
+        default="auto",
+        description="Secure cookie flag: 'auto' sets it when the request came over HTTPS "
+        "(directly or as a trusted proxy says with X-Forwarded-Proto).",
+    )
+    allow_test_seeds: bool = Field(
+        default=False,
+        description="Test only: let POST /api/games fix the dice seed. Never enable in production.",
+    )
+    max_unfinished_games: int = Field(default=1, ge=1, description="Per player.")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings, read once."""
+    return Settings()

@@ -1,0 +1,102 @@
+"""The database: engine, sessions, migrations on start, and a readiness check."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy.orm import Session, sessionmaker
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+_MIGRATION_LOCK_ID = 0x4D41_4744  # "MAGD": PostgreSQL advisory lock held while migrating
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # SQLAlchemy emits BEGIN itself (see _sqlite_begin), not the sqlite3 module.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    cursor.execute("PRAGMA synchronous=NORMAL")  # durable at every checkpoint with WAL
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    # A write transaction takes the write lock up front: a deferred one that read first
+    # could not upgrade once another writer committed (SQLITE_BUSY_SNAPSHOT, no waiting).
+    write = connection.get_execution_options().get("magdagdon_write", False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+class Database:
+    """One SQLAlchemy engine and its session factory for a database URL."""
+
+    def __init__(self, url: str) -> None:
+        """Connect lazily to ``url``; an SQLite file's directory is created if missing."""
+        parsed = make_url(url)
+        self.url = url
+        self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        kwargs: dict[str, Any] = {"pool_pre_ping": True}
+        if self.is_sqlite:
+            database = parsed.database
+            if database and database != ":memory:" and not database.startswith("file:"):
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 10}
+        else:
+            kwargs.update(pool_size=10, max_overflow=20, pool_timeout=10)
+        self.engine: Engine = create_engine(url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "begin", _sqlite_begin)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def session(self, *, write: bool = False) -> Iterator[Session]:
+        """A session whose transaction commits on success and rolls back on any error.
+
+        ``write`` marks a transaction that will write: on SQLite it takes the write
+        lock when it begins, so concurrent writers queue instead of failing.
+        """
+        with self.sessions() as session:
+            try:
+                if write:
+                    session.connection(execution_options={"magdagdon_write": True})
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (safe when several processes start at once)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.engine.connect() as connection:
+            if not self.is_sqlite:
+                connection.execute(text("SELECT pg_advisory_lock(:id)"), {"id": _MIGRATION_LOCK_ID})
+                connection.commit()
+            try:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+                connection.commit()
+            finally:
+                if not self.is_sqlite:
+                    connection.execute(
+                        text("SELECT pg_advisory_unlock(:id)"), {"id": _MIGRATION_LOCK_ID}
+                    )
+                    connection.commit()
+
+    def ping(self) -> None:
+        """Raise if the database cannot answer a query now."""
+        with self.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()

@@ -1,0 +1,385 @@
+"""What the server asks of the database: players, games, actions, high scores.
+
+Every public method is one transaction. An action is load → engine → conditional
+update in that transaction: the update names the version it was based on, so of
+two requests on the same version exactly one applies (on SQLite and PostgreSQL
+alike), and a rejected action rolls back with nothing written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from ..engine import Difficulty, Game, Phase, RuleViolation
+from .db import Database
+from .models import GameRecord, HighScore, Player, utcnow
+
+Scope = Literal["me", "all"]
+TABLE_SIZE = 10
+
+
+class GameNotFound(LookupError):
+    """No such game, or not this player's."""
+
+
+class StaleVersion(Exception):
+    """The action was based on an older version of the game."""
+
+    def __init__(self, current: GameRow) -> None:
+        super().__init__(f"game {current.id} is at version {current.version}")
+        self.current = current
+
+
+class GameInProgress(Exception):
+    """The player has an unfinished game and did not ask to abandon it."""
+
+    def __init__(self, current: GameRow) -> None:
+        super().__init__(f"game {current.id} is not finished")
+        self.current = current
+
+
+class _LostRace(Exception):
+    """The conditional update found the version already moved on."""
+
+
+class GameUnreadable(Exception):
+    """A stored game that the engine cannot replay (corrupt or from an unknown format)."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be replayed: {reason}")
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """A player as the web layer sees it."""
+
+    id: int
+    name: str | None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game with its engine state rebuilt from seed and actions."""
+
+    id: str
+    player_id: int
+    difficulty: Difficulty
+    version: int
+    status: str
+    hints_used: int
+    created_at: datetime
+    finished_at: datetime | None
+    game: Game
+
+    @property
+    def seed(self) -> bytes:
+        """The secret seed (only for a finished game's replay)."""
+        return self.game.seed
+
+
+@dataclass(frozen=True)
+class HighScoreEntry:
+    """One row of a high-score table."""
+
+    game_id: str
+    player_id: int
+    name: str | None
+    score: int
+    finished_at: datetime
+    turns: int
+    powers_used: int
+    hints_used: int
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a player token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class _GameCache:
+    """Replayed games by (id, version): a replay is skipped when the version is unchanged.
+
+    Entries are immutable snapshots (callers get copies), keyed by version, so a
+    stale entry is never used even with several server processes.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._entries: OrderedDict[tuple[str, int], Game] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: tuple[str, int]) -> Game | None:
+        with self._lock:
+            game = self._entries.get(key)
+            if game is None:
+                return None
+            self._entries.move_to_end(key)
+            return game.copy()
+
+    def put(self, key: tuple[str, int], game: Game) -> None:
+        with self._lock:
+            self._entries[key] = game.copy()
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+
+class Store:
+    """The database operations of the game server."""
+
+    def __init__(self, database: Database) -> None:
+        """Operations on ``database``."""
+        self.db = database
+        self._cache = _GameCache()
+
+    # --- players ------------------------------------------------------------------------
+
+    def player_by_token(self, token: str) -> PlayerRow | None:
+        """The player whose cookie token this is, if any."""
+        with self.db.session() as s:
+            player = s.scalar(select(Player).where(Player.token_hash == hash_token(token)))
+            return PlayerRow(player.id, player.name) if player else None
+
+    def create_player(self) -> tuple[PlayerRow, str]:
+        """A new player and the token to put in their cookie (only its hash is stored)."""
+        token = secrets.token_urlsafe(32)
+        with self.db.session(write=True) as s:
+            player = Player(token_hash=hash_token(token))
+            s.add(player)
+            s.flush()
+            return PlayerRow(player.id, None), token
+
+    def set_name(self, player_id: int, name: str) -> PlayerRow:
+        """Set the display name shown in the high-score tables."""
+        with self.db.session(write=True) as s:
+            s.execute(update(Player).where(Player.id == player_id).values(name=name))
+            return PlayerRow(player_id, name)
+
+    # --- games --------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        player_id: int,
+        difficulty: Difficulty,
+        seed: bytes | int | None,
+        *,
+        abandon: bool,
+        max_unfinished: int = 1,
+    ) -> GameRow:
+        """Start a game; an unfinished one blocks it unless ``abandon`` (R16: never scored)."""
+        with self.db.session(write=True) as s:
+            unfinished = s.scalars(
+                select(GameRecord)
+                .where(GameRecord.player_id == player_id, GameRecord.status == "active")
+                .order_by(GameRecord.updated_at.desc())
+            ).all()
+            if len(unfinished) >= max_unfinished:
+                if not abandon:
+                    raise GameInProgress(self._row(unfinished[0]))
+                now = utcnow()
+                for record in unfinished:
+                    record.status = "abandoned"
+                    record.updated_at = now
+            game = Game.new(difficulty, seed=seed)
+            record = GameRecord(
+                id=secrets.token_hex(12),
+                player_id=player_id,
+                difficulty=difficulty.value,
+                seed=game.seed.hex(),
+                actions=[],
+                version=0,
+                status="active",
+                phase=game.phase.value,
+                turns=0,
+                powers_used=0,
+                hints_used=0,
+            )
+            s.add(record)
+            s.flush()
+            return self._row(record, game)
+
+    def get_game(self, game_id: str, player_id: int | None) -> GameRow:
+        """A game of this player (``player_id`` None: any finished game, for its replay)."""
+        with self.db.session() as s:
+            return self._row(self._load(s, game_id, player_id))
+
+    def current_game(self, player_id: int, difficulty: Difficulty | None) -> GameRow | None:
+        """The player's unfinished game (of that difficulty, when given)."""
+        with self.db.session() as s:
+            query = select(GameRecord).where(
+                GameRecord.player_id == player_id, GameRecord.status == "active"
+            )
+            if difficulty is not None:
+                query = query.where(GameRecord.difficulty == difficulty.value)
+            record = s.scalars(query.order_by(GameRecord.updated_at.desc()).limit(1)).first()
+            return self._row(record) if record else None
+
+    def act(
+        self, game_id: str, player_id: int, version: int, change: Callable[[Game], None]
+    ) -> GameRow:
+        """Apply ``change`` (which may raise RuleViolation) to the game at ``version``.
+
+        Raises :class:`StaleVersion` when the game has moved on; nothing is
+        written unless the whole action succeeds. A game that ends is scored and
+        entered in its high-score table in the same transaction.
+        """
+        try:
+            return self._act(game_id, player_id, version, change)
+        except _LostRace:
+            raise StaleVersion(self.get_game(game_id, player_id)) from None
+
+    def _act(
+        self, game_id: str, player_id: int, version: int, change: Callable[[Game], None]
+    ) -> GameRow:
+        with self.db.session(write=True) as s:
+            record = self._load(s, game_id, player_id)
+            if record.version != version:
+                raise StaleVersion(self._row(record))
+            if record.status == "abandoned":
+                raise RuleViolation(
+                    "game_abandoned", "This game was abandoned for a new one: it cannot continue."
+                )
+            game = self._replay(record)
+            change(game)
+            values: dict[str, Any] = {
+                "actions": game.actions,
+                "version": record.version + 1,
+                "phase": game.phase.value,
+                "turns": game.turns,
+                "powers_used": game.powers_used,
+                "updated_at": utcnow(),
+            }
+            if game.phase is Phase.OVER:
+                values.update(status="over", score=game.score().total, finished_at=utcnow())
+            result = s.execute(
+                update(GameRecord)
+                .where(GameRecord.id == record.id, GameRecord.version == version)
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
+            if result.rowcount != 1:  # another request won the race
+                raise _LostRace
+            if game.phase is Phase.OVER:
+                s.add(
+                    HighScore(
+                        game_id=record.id,
+                        player_id=record.player_id,
+                        difficulty=record.difficulty,
+                        score=values["score"],
+                        turns=game.turns,
+                        powers_used=game.powers_used,
+                        hints_used=record.hints_used,
+                        finished_at=values["finished_at"],
+                    )
+                )
+            s.flush()
+            s.refresh(record)
+            self._cache.put((record.id, record.version), game)
+            return self._row(record, game)
+
+    # --- high scores --------------------------------------------------------------------
+
+    def highscores(
+        self, difficulty: Difficulty, scope: Scope, player_id: int | None, limit: int = TABLE_SIZE
+    ) -> list[HighScoreEntry]:
+        """The best games of a difficulty, ties by earlier date; ``me``: this player's only."""
+        if scope == "me" and player_id is None:
+            return []
+        with self.db.session() as s:
+            query = (
+                select(HighScore, Player.name)
+                .join(Player, Player.id == HighScore.player_id)
+                .where(HighScore.difficulty == difficulty.value)
+            )
+            if scope == "me":
+                query = query.where(HighScore.player_id == player_id)
+            query = query.order_by(
+                HighScore.score.desc(), HighScore.finished_at.asc(), HighScore.id.asc()
+            ).limit(limit)
+            return [
+                HighScoreEntry(
+                    game_id=h.game_id,
+                    player_id=h.player_id,
+                    name=name,
+                    score=h.score,
+                    finished_at=h.finished_at,
+                    turns=h.turns,
+                    powers_used=h.powers_used,
+                    hints_used=h.hints_used,
+                )
+                for h, name in s.execute(query).all()
+            ]
+
+    def places(self, game_id: str) -> dict[str, int] | None:
+        """A finished game's place in its difficulty's table of everybody and of its player."""
+        with self.db.session() as s:
+            entry = s.scalar(select(HighScore).where(HighScore.game_id == game_id))
+            if entry is None:
+                return None
+            better = or_(
+                HighScore.score > entry.score,
+                and_(
+                    HighScore.score == entry.score,
+                    or_(
+                        HighScore.finished_at < entry.finished_at,
+                        and_(
+                            HighScore.finished_at == entry.finished_at, HighScore.id < entry.id
+                        ),
+                    ),
+                ),
+            )
+            base = select(func.count()).select_from(HighScore).where(
+                HighScore.difficulty == entry.difficulty, better
+            )
+            everyone = s.scalar(base) or 0
+            mine = s.scalar(base.where(HighScore.player_id == entry.player_id)) or 0
+            return {"all": everyone + 1, "me": mine + 1}
+
+    # --- internals ----------------------------------------------------------------------
+
+    @staticmethod
+    def _load(s: Session, game_id: str, player_id: int | None) -> GameRecord:
+        record = s.get(GameRecord, game_id) if isinstance(game_id, str) else None
+        if record is None:
+            raise GameNotFound(game_id)
+        if player_id is None:
+            if record.status != "over":
+                raise GameNotFound(game_id)
+        elif record.player_id != player_id:
+            raise GameNotFound(game_id)
+        return record
+
+    def _replay(self, record: GameRecord) -> Game:
+        cached = self._cache.get((record.id, record.version))
+        if cached is not None:
+            return cached
+        try:
+            game = Game.replay(record.difficulty, bytes.fromhex(record.seed), record.actions)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise GameUnreadable(record.id, str(exc)) from exc
+        self._cache.put((record.id, record.version), game)
+        return game
+
+    def _row(self, record: GameRecord, game: Game | None = None) -> GameRow:
+        return GameRow(
+            id=record.id,
+            player_id=record.player_id,
+            difficulty=Difficulty(record.difficulty),
+            version=record.version,
+            status=record.status,
+            hints_used=record.hints_used,
+            created_at=record.created_at,
+            finished_at=record.finished_at,
+            game=game if game is not None else self._replay(record),
+        )

@@ -1,0 +1,45 @@
+"""The FastAPI application: routers, error handlers, the static client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from .. import __version__
+from ..settings import Settings, get_settings
+from ..store import Database, Store
+from .errors import install_error_handlers
+from .routes import games, health, highscores, players
+
+STATIC = Path(__file__).parent / "static"
+
+
+def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
+    """The app for ``settings`` (from the environment by default); migrates the database on start."""
+    settings = settings or get_settings()
+    database = Database(settings.database_url)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if migrate:
+            database.migrate()
+        yield
+        database.dispose()
+
+    app = FastAPI(
+        title="MAGDAGDON",
+        version=__version__,
+        summary="The CUBIRI dice puzzle: the server is the authority on every roll and score.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.store = Store(database)
+    install_error_handlers(app)
+    for module in (health, games, highscores, players):
+        app.include_router(module.router)
+    app.mount("/", StaticFiles(directory=STATIC, html=True), name="client")
+    return app

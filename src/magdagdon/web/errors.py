@@ -1,0 +1,115 @@
+"""Every error answers ``{"error": {"code", "message"}}`` with a fitting status."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError, OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ..engine import RuleViolation
+from ..store.repository import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from .view import game_view
+
+log = logging.getLogger("magdagdon.web")
+
+
+class ApiError(Exception):
+    """An error the API answers with its own code and status."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    """The JSON error answer."""
+    return JSONResponse({"error": {"code": code, "message": message}, **extra}, status_code=status)
+
+
+def _describe_validation(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:5]:
+        location = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body",))
+        message = str(err.get("msg", "invalid"))
+        parts.append(f"{location}: {message}" if location else message)
+    return "; ".join(parts) or "The request is not valid."
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Map exceptions to the API's error answers."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message, **exc.extra)
+
+    @app.exception_handler(RuleViolation)
+    async def _rule(request: Request, exc: RuleViolation) -> JSONResponse:
+        return error_response(422, exc.code, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, "invalid_request", _describe_validation(exc))
+
+    @app.exception_handler(GameNotFound)
+    async def _not_found(request: Request, exc: GameNotFound) -> JSONResponse:
+        return error_response(404, "game_not_found", "There is no such game.")
+
+    @app.exception_handler(StaleVersion)
+    async def _stale(request: Request, exc: StaleVersion) -> JSONResponse:
+        view = game_view(exc.current)
+        return error_response(
+            409,
+            "stale_version",
+            "The game changed since you last saw it: here is where it stands now.",
+            game=view.model_dump(mode="json"),
+        )
+
+    @app.exception_handler(GameInProgress)
+    async def _in_progress(request: Request, exc: GameInProgress) -> JSONResponse:
+        return error_response(
+            409,
+            "game_in_progress",
+            "A game is in progress: continue it, or start a new one with abandon set "
+            "(the unfinished game will not score).",
+            game=game_view(exc.current).model_dump(mode="json"),
+        )
+
+    @app.exception_handler(GameUnreadable)
+    async def _unreadable(request: Request, exc: GameUnreadable) -> JSONResponse:
+        log.error("stored game %s cannot be replayed: %s", exc.game_id, exc)
+        return error_response(
+            500, "game_unreadable", "This game's record is damaged and cannot be loaded."
+        )
+
+    @app.exception_handler(OperationalError)
+    async def _db_down(request: Request, exc: OperationalError) -> JSONResponse:
+        log.warning("database unavailable: %s", exc.__class__.__name__)
+        return error_response(
+            503,
+            "database_unavailable",
+            "The game's database is not answering; nothing was changed. Try again shortly.",
+        )
+
+    @app.exception_handler(DBAPIError)
+    async def _db_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        if exc.connection_invalidated:
+            return error_response(
+                503, "database_unavailable", "The game's database connection was lost; try again."
+            )
+        log.exception("database error", exc_info=exc)
+        return error_response(500, "internal_error", "Something went wrong on the server.")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        return error_response(
+            exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail)
+        )

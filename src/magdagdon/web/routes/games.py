@@ -1,0 +1,118 @@
+"""Games: create, resume, read, act, replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query, status
+
+from ...engine import Difficulty, Game
+from ..deps import CurrentPlayer, KnownPlayer, SettingsDep, StoreDep
+from ..errors import ApiError
+from ..schemas import ActionRequest, ErrorResponse, GameConflict, GameCreate, GameView, Replay
+from ..view import game_view
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+_NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorResponse, "description": "No such game, or not yours."}
+}
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameView,
+    responses={
+        409: {"model": GameConflict, "description": "A game is in progress (see `abandon`)."},
+        422: {"model": ErrorResponse, "description": "Invalid request."},
+    },
+)
+def create_game(
+    body: GameCreate, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
+) -> GameView:
+    """Start a new game of a difficulty. Its dice come from a secret seed on the server."""
+    if body.seed is not None and not settings.allow_test_seeds:
+        raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
+    row = store.create_game(
+        player.id,
+        body.difficulty,
+        body.seed,
+        abandon=body.abandon,
+        max_unfinished=settings.max_unfinished_games,
+    )
+    return game_view(row)
+
+
+@router.get(
+    "/current",
+    response_model=GameView,
+    responses={404: {"model": ErrorResponse, "description": "No unfinished game."}},
+)
+def current_game(
+    player: CurrentPlayer, store: StoreDep, difficulty: Difficulty | None = None
+) -> GameView:
+    """The player's unfinished game (of that difficulty, if given), to continue after a reload."""
+    row = store.current_game(player.id, difficulty)
+    if row is None:
+        raise ApiError(404, "no_current_game", "There is no unfinished game.")
+    return game_view(row)
+
+
+@router.get("/{game_id}", response_model=GameView, responses=_NOT_FOUND)
+def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> GameView:
+    """One of the player's games."""
+    row = store.get_game(game_id, player.id)
+    return game_view(row, store.places(row.id) if row.status == "over" else None)
+
+
+@router.post(
+    "/{game_id}/actions",
+    response_model=GameView,
+    responses={
+        **_NOT_FOUND,
+        409: {"model": GameConflict, "description": "Stale version: the current view is included."},
+        422: {"model": ErrorResponse, "description": "Illegal or malformed action."},
+    },
+)
+def act(game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep) -> GameView:
+    """Apply one action to the game at `version`; the engine checks it, all or nothing."""
+    action = body.action.model_dump()
+
+    def change(game: Game) -> None:
+        game.apply(action)
+
+    row = store.act(game_id, player.id, body.version, change)
+    return game_view(row, store.places(row.id) if row.status == "over" else None)
+
+
+@router.get(
+    "/{game_id}/replay",
+    response_model=Replay,
+    responses={
+        **_NOT_FOUND,
+        409: {"model": ErrorResponse, "description": "The game is not over: its seed is secret."},
+    },
+)
+def replay(game_id: str, player: KnownPlayer, store: StoreDep) -> Replay:
+    """A finished game's seed and action log, so anyone can re-run the engine and check the score."""
+    if player is not None:
+        try:
+            own = store.get_game(game_id, player.id)
+        except LookupError:
+            own = None
+        if own is not None and own.status != "over":
+            raise ApiError(409, "game_not_over", "The seed stays secret until the game is over.")
+    row = store.get_game(game_id, None)
+    game = row.game
+    return Replay(
+        id=row.id,
+        difficulty=row.difficulty,
+        seed=row.seed.hex(),
+        actions=[dict(a) for a in game.actions],
+        board=str(game.board),
+        score=game.score().total,
+        turns=game.turns,
+        powers_used=game.powers_used,
+        finished_at=row.finished_at,
+    )

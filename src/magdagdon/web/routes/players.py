@@ -1,0 +1,26 @@
+"""The current player: display name."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from ..deps import CurrentPlayer, StoreDep
+from ..schemas import ErrorResponse, NameUpdate, PlayerView
+
+router = APIRouter(prefix="/api/players", tags=["players"])
+
+
+@router.get("/me", response_model=PlayerView)
+def me(player: CurrentPlayer) -> PlayerView:
+    """The current player (created with a cookie on the first visit)."""
+    return PlayerView(name=player.name)
+
+
+@router.put(
+    "/me",
+    response_model=PlayerView,
+    responses={422: {"model": ErrorResponse, "description": "Invalid name."}},
+)
+def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> PlayerView:
+    """Set the display name shown in the high-score tables."""
+    return PlayerView(name=store.set_name(player.id, body.name).name)

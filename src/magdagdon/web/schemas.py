@@ -1,0 +1,282 @@
+"""The JSON shapes of the HTTP API (they are also its OpenAPI documentation)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import datetime
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+
+from ..engine import Difficulty, Phase
+
+NAME_MAX = 24
+_NAME_PATTERN = re.compile(r"^[\w .'\-]+$")
+
+
+class Strict(BaseModel):
+    """Request bodies: unknown fields are errors, numbers are not read from strings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --- actions (DESIGN.md's vocabulary) --------------------------------------------------------
+
+
+class RollAction(Strict):
+    """ROLL four new dice."""
+
+    type: Literal["roll"]
+
+
+class StageAction(Strict):
+    """Stage a tray die (0-3) on a square (0-15, row-major)."""
+
+    type: Literal["stage"]
+    die: StrictInt = Field(description="The die, 0-3.")
+    cell: StrictInt = Field(description="The square, 0-15 (4 * row + column).")
+
+
+class UnstageAction(Strict):
+    """Take a staged die back to the tray (dice staged after it that lose support follow)."""
+
+    type: Literal["unstage"]
+    die: StrictInt = Field(description="The die, 0-3.")
+
+
+class UnstageAllAction(Strict):
+    """TAKE BACK ALL staged dice."""
+
+    type: Literal["unstage_all"]
+
+
+class ConfirmAction(Strict):
+    """CONFIRM: the staged dice become permanent and the turn ends."""
+
+    type: Literal["confirm"]
+
+
+class AdjustAction(Strict):
+    """Majda Power DECREASE −1 (delta -1) or INCREASE +1 (delta 1) on a tray die."""
+
+    type: Literal["adjust"]
+    die: StrictInt = Field(description="The die, 0-3.")
+    delta: StrictInt = Field(description="-1 or 1.")
+
+
+class RerollAction(Strict):
+    """Majda Power REROLL of the chosen tray dice (one use however many)."""
+
+    type: Literal["reroll"]
+    dice: list[StrictInt] = Field(description="The dice to reroll, each 0-3, at least one.")
+
+
+class AcceptMagdagdonAction(Strict):
+    """Accept MAGDAGDON: the chosen empty square becomes a RUIN and the turn ends."""
+
+    type: Literal["accept_magdagdon"]
+    cell: StrictInt = Field(description="An empty square, 0-15.")
+
+
+Action = Annotated[
+    RollAction
+    | StageAction
+    | UnstageAction
+    | UnstageAllAction
+    | ConfirmAction
+    | AdjustAction
+    | RerollAction
+    | AcceptMagdagdonAction,
+    Field(discriminator="type"),
+]
+
+
+class ActionRequest(Strict):
+    """One action, based on the game version the client saw."""
+
+    version: StrictInt = Field(description="The `version` of the game view the action is based on.")
+    action: Action
+
+
+class GameCreate(Strict):
+    """Start a game."""
+
+    difficulty: Difficulty
+    abandon: bool = Field(
+        default=False,
+        description="Abandon the unfinished game, if there is one (it never scores). "
+        "Without it, an unfinished game makes this request fail with 409 game_in_progress.",
+    )
+    seed: StrictInt | None = Field(
+        default=None,
+        ge=0,
+        description="Test servers only (MAGDAGDON_ALLOW_TEST_SEEDS): fix the dice seed.",
+    )
+
+
+class NameUpdate(Strict):
+    """The display name for the high-score tables."""
+
+    name: str = Field(description=f"1-{NAME_MAX} letters, digits, spaces, . ' - _")
+
+    @field_validator("name")
+    @classmethod
+    def _valid_name(cls, value: str) -> str:
+        name = " ".join(unicodedata.normalize("NFC", value).split())
+        if not 1 <= len(name) <= NAME_MAX:
+            raise ValueError(f"a name has 1 to {NAME_MAX} characters")
+        if not _NAME_PATTERN.match(name):
+            raise ValueError("a name may use letters, digits, spaces and . ' - _ only")
+        return name
+
+
+# --- responses ---------------------------------------------------------------------------------
+
+
+class ErrorBody(BaseModel):
+    """What went wrong: a stable code and a message for people."""
+
+    code: str = Field(description="Stable, e.g. not_adjacent, stale_version, game_not_found.")
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every error answer."""
+
+    error: ErrorBody
+
+
+class DieView(BaseModel):
+    """One of the turn's dice."""
+
+    index: int
+    value: int
+    cell: int | None = Field(description="The square it is staged on; null in the tray.")
+    legal_cells: list[int] = Field(description="Where it may be staged now.")
+    can_increase: bool = Field(description="INCREASE +1 is allowed on it now.")
+    can_decrease: bool = Field(description="DECREASE −1 is allowed on it now.")
+    can_reroll: bool = Field(description="It may be chosen for REROLL now.")
+
+
+class LineView(BaseModel):
+    """A row or column: the sum of its numbers and its bonus."""
+
+    sum: int
+    bonus: Literal["straight", "four", "two_pairs"] | None
+    bonus_points: int
+
+
+class ScoreView(BaseModel):
+    """A score breakdown: total = base + bonuses - ruin_penalty - power_penalty."""
+
+    rows: list[LineView]
+    columns: list[LineView]
+    base: int
+    bonuses: int
+    ruins: int
+    ruin_penalty: int
+    power_penalty: int
+    total: int
+
+
+class Places(BaseModel):
+    """A finished game's place in its difficulty's high-score tables."""
+
+    me: int = Field(description="Among this player's games.")
+    all: int = Field(description="Among everybody's games on this server.")
+
+
+class Rescue(BaseModel):
+    """A power use that would certainly rescue a MAGDAGDON roll."""
+
+    type: Literal["adjust"] = "adjust"
+    die: int
+    delta: int
+
+
+class GameView(BaseModel):
+    """Everything the client draws: it holds no rules of its own."""
+
+    id: str
+    version: int = Field(description="Send it back with the next action.")
+    difficulty: Difficulty
+    phase: Phase
+    status: Literal["active", "over", "abandoned"]
+    board: str = Field(description="The permanent squares in board notation.")
+    staged_board: str = Field(description="The board with the staged dice on it.")
+    dice: list[DieView]
+    staged: list[int] = Field(description="Staged dice in staging order.")
+    required: int = Field(description="Dice to place this turn (0 before ROLL).")
+    can_roll: bool
+    can_confirm: bool
+    can_unstage_all: bool
+    dead_end: bool = Field(description="The staged dice block the minimum: take some back (R7).")
+    powers_left: int
+    powers_used: int
+    power_penalty: int
+    next_power_cost: int | None
+    can_use_power: bool
+    rescues: list[Rescue] = Field(description="In MAGDAGDON: adjustments that rescue the roll.")
+    ruin_choices: list[int] = Field(description="In MAGDAGDON: squares that may become the RUIN.")
+    turns: int
+    score: ScoreView = Field(description="Live score, staged dice included.")
+    final_score: ScoreView | None = Field(description="The final score once the game is over.")
+    places: Places | None
+    hints_used: int
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class GameConflict(ErrorResponse):
+    """409: the game moved on (or another game is in progress); here is its current view."""
+
+    game: GameView
+
+
+class Replay(BaseModel):
+    """A finished game's seed and actions: replay them with the engine to verify the score."""
+
+    id: str
+    difficulty: Difficulty
+    seed: str = Field(description="Hex bytes; Game.replay(difficulty, bytes.fromhex(seed), actions).")
+    actions: list[dict[str, object]]
+    board: str
+    score: int
+    turns: int
+    powers_used: int
+    finished_at: datetime | None
+
+
+class HighScoreRow(BaseModel):
+    """One row of a high-score table."""
+
+    place: int
+    name: str | None = Field(description="The player's display name (shown as text, never HTML).")
+    score: int
+    date: datetime
+    turns: int
+    powers_used: int
+    hints_used: int
+    game_id: str
+    mine: bool
+
+
+class HighScoreTable(BaseModel):
+    """The top 10 of a difficulty; ties go to the earlier game."""
+
+    difficulty: Difficulty
+    scope: Literal["me", "all"]
+    rows: list[HighScoreRow]
+
+
+class PlayerView(BaseModel):
+    """The current player."""
+
+    name: str | None
+
+
+class Health(BaseModel):
+    """The process is up (or, for /api/ready, the database answers)."""
+
+    status: Literal["ok", "unavailable"]

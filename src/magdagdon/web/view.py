@@ -1,0 +1,66 @@
+"""The game view: what the client renders, built from the engine's answers alone."""
+
+from __future__ import annotations
+
+from ..engine import Phase
+from ..store import GameRow
+from .schemas import DieView, GameView, LineView, Places, Rescue, ScoreView
+
+
+def _score(data: dict[str, object]) -> ScoreView:
+    return ScoreView.model_validate(data)
+
+
+def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
+    """The view of a stored game."""
+    game = row.game
+    phase = game.phase
+    acting = row.status == "active"
+    power_phase = acting and phase in (Phase.PLACE, Phase.MAGDAGDON) and game.powers_left > 0
+    dice = [
+        DieView(
+            index=d.index,
+            value=d.value,
+            cell=d.cell,
+            legal_cells=sorted(game.legal_cells(d)) if acting else [],
+            can_increase=acting and game.can_adjust(d, 1),
+            can_decrease=acting and game.can_adjust(d, -1),
+            can_reroll=power_phase and d.in_tray,
+        )
+        for d in game.dice
+    ]
+    magdagdon = acting and phase is Phase.MAGDAGDON
+    over = phase is Phase.OVER
+    return GameView(
+        id=row.id,
+        version=row.version,
+        difficulty=row.difficulty,
+        phase=phase,
+        status=row.status,  # type: ignore[arg-type]
+        board=str(game.board),
+        staged_board=str(game.staged_board),
+        dice=dice,
+        staged=list(game.staged),
+        required=game.required,
+        can_roll=acting and phase is Phase.ROLL,
+        can_confirm=acting and game.can_confirm,
+        can_unstage_all=acting and bool(game.staged),
+        dead_end=acting and game.dead_end,
+        powers_left=game.powers_left,
+        powers_used=game.powers_used,
+        power_penalty=game.power_penalty,
+        next_power_cost=game.next_power_cost,
+        can_use_power=power_phase,
+        rescues=[Rescue(die=i, delta=d) for i, d in game.rescuing_adjustments()] if magdagdon else [],
+        ruin_choices=[sq for sq in range(16) if game.board[sq] == 0] if magdagdon else [],
+        turns=game.turns,
+        score=_score(game.score(include_staged=True).to_dict()),
+        final_score=_score(game.score().to_dict()) if over else None,
+        places=Places(**places) if places else None,
+        hints_used=row.hints_used,
+        created_at=row.created_at,
+        finished_at=row.finished_at,
+    )
+
+
+__all__ = ["LineView", "game_view"]
