@@ -33,28 +33,40 @@ def new_game(client: Client, difficulty: str, seed: int | None = None, **extra: 
 
 def act(client: Client, view: dict[str, Any], action: dict[str, Any]) -> Any:
     """Send one action based on ``view``'s version; returns the new view (asserts 200)."""
-    r = client.post(f"/api/games/{view['id']}/actions", json={"version": view["version"], "action": action})
+    r = client.post(
+        f"/api/games/{view['id']}/actions", json={"version": view["version"], "action": action}
+    )
     assert r.status_code == 200, r.json()
     return r.json()
 
 
 def play_turn(client: Client, view: dict[str, Any], use_power: bool = False) -> Any:
-    """Play one turn from ROLL through the API, reading only the view; returns the new view.
+    """Play one turn (from ROLL, or from where it stands) reading only the view; the new view.
 
     Staging never strands the turn: a die whose square leaves a dead end (R7) is taken back
     and the next candidate tried, so the minimum is always reached when R5 allows it.
     """
-    assert view["can_roll"], view["phase"]
-    view = act(client, view, {"type": "roll"})
+    if view["can_roll"]:
+        view = act(client, view, {"type": "roll"})
     while view["phase"] == "magdagdon":
         if use_power and view["rescues"]:
             rescue = view["rescues"][0]
-            view = act(client, view, {"type": "adjust", "die": rescue["die"], "delta": rescue["delta"]})
+            view = act(
+                client, view, {"type": "adjust", "die": rescue["die"], "delta": rescue["delta"]}
+            )
         else:
             return act(client, view, {"type": "accept_magdagdon", "cell": view["ruin_choices"][0]})
+    return finish_turn(client, view)
+
+
+def finish_turn(client: Client, view: dict[str, Any]) -> Any:
+    """Stage dice until the minimum is reached (never into a dead end), then CONFIRM."""
     while not view["can_confirm"]:
         candidates = [
-            (d["index"], cell) for d in view["dice"] if d["cell"] is None for cell in d["legal_cells"]
+            (d["index"], cell)
+            for d in view["dice"]
+            if d["cell"] is None
+            for cell in d["legal_cells"]
         ]
         assert candidates, "no legal placement although the turn is not MAGDAGDON"
         for die, cell in candidates:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import CursorResult, and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from ..engine import Difficulty, Game, Phase, RuleViolation
@@ -262,7 +262,7 @@ class Store:
             }
             if game.phase is Phase.OVER:
                 values.update(status="over", score=game.score().total, finished_at=utcnow())
-            result = s.execute(
+            result: CursorResult[Any] = s.execute(  # type: ignore[assignment]
                 update(GameRecord)
                 .where(GameRecord.id == record.id, GameRecord.version == version)
                 .values(**values)
@@ -333,14 +333,14 @@ class Store:
                     HighScore.score == entry.score,
                     or_(
                         HighScore.finished_at < entry.finished_at,
-                        and_(
-                            HighScore.finished_at == entry.finished_at, HighScore.id < entry.id
-                        ),
+                        and_(HighScore.finished_at == entry.finished_at, HighScore.id < entry.id),
                     ),
                 ),
             )
-            base = select(func.count()).select_from(HighScore).where(
-                HighScore.difficulty == entry.difficulty, better
+            base = (
+                select(func.count())
+                .select_from(HighScore)
+                .where(HighScore.difficulty == entry.difficulty, better)
             )
             everyone = s.scalar(base) or 0
             mine = s.scalar(base.where(HighScore.player_id == entry.player_id)) or 0

@@ -19,7 +19,7 @@ STATIC = Path(__file__).parent / "static"
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
-    """The app for ``settings`` (from the environment by default); migrates the database on start."""
+    """The app for ``settings`` (default: from the environment); migrates the database on start."""
     settings = settings or get_settings()
     database = Database(settings.database_url)
 

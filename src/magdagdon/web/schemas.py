@@ -123,6 +123,8 @@ class NameUpdate(Strict):
     @field_validator("name")
     @classmethod
     def _valid_name(cls, value: str) -> str:
+        if any(unicodedata.category(ch).startswith("C") for ch in value):
+            raise ValueError("a name may not contain control characters")
         name = " ".join(unicodedata.normalize("NFC", value).split())
         if not 1 <= len(name) <= NAME_MAX:
             raise ValueError(f"a name has 1 to {NAME_MAX} characters")
@@ -239,7 +241,9 @@ class Replay(BaseModel):
 
     id: str
     difficulty: Difficulty
-    seed: str = Field(description="Hex bytes; Game.replay(difficulty, bytes.fromhex(seed), actions).")
+    seed: str = Field(
+        description="Hex bytes; Game.replay(difficulty, bytes.fromhex(seed), actions)."
+    )
     actions: list[dict[str, object]]
     board: str
     score: int

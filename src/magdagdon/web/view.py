@@ -51,7 +51,9 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         power_penalty=game.power_penalty,
         next_power_cost=game.next_power_cost,
         can_use_power=power_phase,
-        rescues=[Rescue(die=i, delta=d) for i, d in game.rescuing_adjustments()] if magdagdon else [],
+        rescues=[Rescue(die=i, delta=d) for i, d in game.rescuing_adjustments()]
+        if magdagdon
+        else [],
         ruin_choices=[sq for sq in range(16) if game.board[sq] == 0] if magdagdon else [],
         turns=game.turns,
         score=_score(game.score(include_staged=True).to_dict()),

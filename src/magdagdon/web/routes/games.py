@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, status
 
 from ...engine import Difficulty, Game
 from ..deps import CurrentPlayer, KnownPlayer, SettingsDep, StoreDep
@@ -95,7 +95,7 @@ def act(game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDe
     },
 )
 def replay(game_id: str, player: KnownPlayer, store: StoreDep) -> Replay:
-    """A finished game's seed and action log, so anyone can re-run the engine and check the score."""
+    """A finished game's seed and action log: anyone can re-run the engine to check the score."""
     if player is not None:
         try:
             own = store.get_game(game_id, player.id)

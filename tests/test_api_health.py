@@ -1,0 +1,65 @@
+"""Health, readiness, the OpenAPI document and the page at /."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from magdagdon.settings import Settings
+from magdagdon.web.app import create_app
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def test_health_and_ready(client: TestClient) -> None:
+    assert client.get("/api/health").json() == {"status": "ok"}
+    assert client.get("/api/ready").json() == {"status": "ok"}
+
+
+def test_ready_is_503_when_the_database_does_not_answer() -> None:
+    settings = Settings(database_url="postgresql+psycopg://nobody@127.0.0.1:1/none")
+    with TestClient(create_app(settings, migrate=False)) as c:
+        assert c.get("/api/health").status_code == 200
+        r = c.get("/api/ready")
+        assert r.status_code == 503 and r.json() == {"status": "unavailable"}
+        r = c.post("/api/games", json={"difficulty": "peaceful"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable"
+
+
+def test_openapi_describes_every_model(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    paths = spec["paths"]
+    for path in (
+        "/api/games",
+        "/api/games/current",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/replay",
+        "/api/highscores/{difficulty}",
+        "/api/players/me",
+        "/api/health",
+        "/api/ready",
+    ):
+        assert path in paths, path
+    schemas = spec["components"]["schemas"]
+    for name in (
+        "GameView",
+        "DieView",
+        "ScoreView",
+        "ActionRequest",
+        "HighScoreTable",
+        "ErrorResponse",
+    ):
+        assert schemas[name].get("description"), name
+    assert client.get("/docs").status_code == 200
+
+
+def test_root_serves_a_page(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and "MAGDAGDON" in r.text
