@@ -227,10 +227,12 @@ def test_one_unfinished_game_unless_abandoned(client: TestClient) -> None:
     assert r.status_code == 409
     assert r.json()["error"]["code"] == "game_in_progress" and r.json()["game"]["id"] == first["id"]
     second = new_game(client, "nightmare", abandon=True)
-    assert client.get(f"/api/games/{first['id']}").json()["status"] == "abandoned"
-    r = client.post(
-        f"/api/games/{first['id']}/actions", json={"version": 0, "action": {"type": "roll"}}
-    )
+    abandoned = client.get(f"/api/games/{first['id']}").json()
+    assert abandoned["status"] == "abandoned" and abandoned["version"] == 1
+    url = f"/api/games/{first['id']}/actions"
+    r = client.post(url, json={"version": 0, "action": {"type": "roll"}})
+    assert r.status_code == 409  # abandoning moved the version on
+    r = client.post(url, json={"version": 1, "action": {"type": "roll"}})
     assert r.status_code == 422 and r.json()["error"]["code"] == "game_abandoned"
     assert client.get("/api/games/current").json()["id"] == second["id"]
 

@@ -36,6 +36,14 @@ class Settings(BaseSettings):
         description="Test only: let POST /api/games fix the dice seed. Never enable in production.",
     )
     max_unfinished_games: int = Field(default=1, ge=1, description="Per player.")
+    threads: int | None = Field(
+        default=None,
+        ge=1,
+        le=256,
+        description="Worker threads per server process for requests' database work. Default: "
+        "1 on SQLite (one writer at a time, and no threads contending for the GIL), "
+        "4 on other databases (to overlap network round trips).",
+    )
 
 
 @lru_cache(maxsize=1)

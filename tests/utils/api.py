@@ -1,16 +1,8 @@
-"""Helpers for API tests: an HTTP client wrapper and a player that reads only the game view."""
+"""Helpers for API tests and the load benchmark: a player that reads only the game view."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
-
-
-class Response(Protocol):
-    """What the helpers need of an HTTP response."""
-
-    status_code: int
-
-    def json(self) -> Any: ...
 
 
 class Client(Protocol):
@@ -19,6 +11,47 @@ class Client(Protocol):
     def post(self, url: str, *, json: Any = ...) -> Any: ...
 
     def get(self, url: str) -> Any: ...
+
+
+class ViewPlayer:
+    """Chooses the next action from the game view alone, as a client would.
+
+    Staging never strands a turn: a die whose square leaves a dead end (R7) is
+    taken back and that square is not tried again in that arrangement, so the
+    minimum is always reached when R5 allows it. With ``use_power`` it applies
+    a rescuing adjustment in MAGDAGDON when the view offers one.
+    """
+
+    def __init__(self, use_power: bool = False) -> None:
+        self.use_power = use_power
+        self._tried: set[tuple[str, int, int]] = set()
+        self._last: int | None = None
+
+    def next_action(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The action to send next (the game must not be over)."""
+        if view["can_roll"]:
+            self._tried.clear()
+            return {"type": "roll"}
+        if view["phase"] == "magdagdon":
+            if self.use_power and view["rescues"]:
+                rescue = view["rescues"][0]
+                return {"type": "adjust", "die": rescue["die"], "delta": rescue["delta"]}
+            return {"type": "accept_magdagdon", "cell": view["ruin_choices"][0]}
+        if view["dead_end"] and self._last is not None:
+            die, self._last = self._last, None
+            return {"type": "unstage", "die": die}
+        if view["can_confirm"]:
+            return {"type": "confirm"}
+        for d in view["dice"]:
+            if d["cell"] is not None:
+                continue
+            for cell in d["legal_cells"]:
+                key = (view["staged_board"], d["index"], cell)
+                if key not in self._tried:
+                    self._tried.add(key)
+                    self._last = d["index"]
+                    return {"type": "stage", "die": d["index"], "cell": cell}
+        raise AssertionError("no way to reach the minimum although the turn is not MAGDAGDON")
 
 
 def new_game(client: Client, difficulty: str, seed: int | None = None, **extra: Any) -> Any:
@@ -33,48 +66,25 @@ def new_game(client: Client, difficulty: str, seed: int | None = None, **extra: 
 
 def act(client: Client, view: dict[str, Any], action: dict[str, Any]) -> Any:
     """Send one action based on ``view``'s version; returns the new view (asserts 200)."""
-    r = client.post(
-        f"/api/games/{view['id']}/actions", json={"version": view["version"], "action": action}
-    )
+    body = {"version": view["version"], "action": action}
+    r = client.post(f"/api/games/{view['id']}/actions", json=body)
     assert r.status_code == 200, r.json()
     return r.json()
 
 
 def play_turn(client: Client, view: dict[str, Any], use_power: bool = False) -> Any:
-    """Play one turn (from ROLL, or from where it stands) reading only the view; the new view.
-
-    Staging never strands the turn: a die whose square leaves a dead end (R7) is taken back
-    and the next candidate tried, so the minimum is always reached when R5 allows it.
-    """
-    if view["can_roll"]:
-        view = act(client, view, {"type": "roll"})
-    while view["phase"] == "magdagdon":
-        if use_power and view["rescues"]:
-            rescue = view["rescues"][0]
-            view = act(
-                client, view, {"type": "adjust", "die": rescue["die"], "delta": rescue["delta"]}
-            )
-        else:
-            return act(client, view, {"type": "accept_magdagdon", "cell": view["ruin_choices"][0]})
-    return finish_turn(client, view)
+    """Play one turn (from ROLL, or from where it stands) through the API; the new view."""
+    player = ViewPlayer(use_power)
+    turns = view["turns"]
+    while view["turns"] == turns and view["phase"] != "over":
+        view = act(client, view, player.next_action(view))
+    return view
 
 
 def finish_turn(client: Client, view: dict[str, Any]) -> Any:
-    """Stage dice until the minimum is reached (never into a dead end), then CONFIRM."""
-    while not view["can_confirm"]:
-        candidates = [
-            (d["index"], cell)
-            for d in view["dice"]
-            if d["cell"] is None
-            for cell in d["legal_cells"]
-        ]
-        assert candidates, "no legal placement although the turn is not MAGDAGDON"
-        for die, cell in candidates:
-            view = act(client, view, {"type": "stage", "die": die, "cell": cell})
-            if not view["dead_end"]:
-                break
-            view = act(client, view, {"type": "unstage", "die": die})
-    return act(client, view, {"type": "confirm"})
+    """Finish a turn that is placing dice: stage up to the minimum, then CONFIRM."""
+    assert view["phase"] == "place"
+    return play_turn(client, view)
 
 
 def play_to_end(client: Client, view: dict[str, Any], use_power: bool = False) -> Any:

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
@@ -27,6 +28,10 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if migrate:
             database.migrate()
+        # Requests run their database work in worker threads. The work is short and holds
+        # the GIL; a few threads keep the CPU busy while dozens would only contend for it.
+        threads = settings.threads or (1 if database.is_sqlite else 4)
+        to_thread.current_default_thread_limiter().total_tokens = threads
         yield
         database.dispose()
 

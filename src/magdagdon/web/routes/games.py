@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, status
+from fastapi import APIRouter, Response, status
 
 from ...engine import Difficulty, Game
+from ...store import GameRow, Store
 from ..deps import CurrentPlayer, KnownPlayer, SettingsDep, StoreDep
 from ..errors import ApiError
 from ..schemas import ActionRequest, ErrorResponse, GameConflict, GameCreate, GameView, Replay
@@ -35,7 +36,7 @@ def create_game(
     if body.seed is not None and not settings.allow_test_seeds:
         raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
     row = store.create_game(
-        player.id,
+        player,
         body.difficulty,
         body.seed,
         abandon=body.abandon,
@@ -53,17 +54,23 @@ def current_game(
     player: CurrentPlayer, store: StoreDep, difficulty: Difficulty | None = None
 ) -> GameView:
     """The player's unfinished game (of that difficulty, if given), to continue after a reload."""
-    row = store.current_game(player.id, difficulty)
+    row = store.current_game(player, difficulty)
     if row is None:
         raise ApiError(404, "no_current_game", "There is no unfinished game.")
     return game_view(row)
 
 
+def view_response(row: GameRow, store: Store) -> Response:
+    """The game view as JSON (serialised once here: FastAPI need not validate it again)."""
+    view = game_view(row, store.places(row.id) if row.status == "over" else None)
+    return Response(view.model_dump_json(), media_type="application/json")
+
+
 @router.get("/{game_id}", response_model=GameView, responses=_NOT_FOUND)
-def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> GameView:
+def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Response:
     """One of the player's games."""
-    row = store.get_game(game_id, player.id)
-    return game_view(row, store.places(row.id) if row.status == "over" else None)
+    row = store.get_game(game_id, player)
+    return view_response(row, store)
 
 
 @router.post(
@@ -75,15 +82,15 @@ def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> GameView:
         422: {"model": ErrorResponse, "description": "Illegal or malformed action."},
     },
 )
-def act(game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep) -> GameView:
+def act(game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep) -> Response:
     """Apply one action to the game at `version`; the engine checks it, all or nothing."""
     action = body.action.model_dump()
 
     def change(game: Game) -> None:
         game.apply(action)
 
-    row = store.act(game_id, player.id, body.version, change)
-    return game_view(row, store.places(row.id) if row.status == "over" else None)
+    row = store.act(game_id, player, body.version, change)
+    return view_response(row, store)
 
 
 @router.get(
@@ -98,7 +105,7 @@ def replay(game_id: str, player: KnownPlayer, store: StoreDep) -> Replay:
     """A finished game's seed and action log: anyone can re-run the engine to check the score."""
     if player is not None:
         try:
-            own = store.get_game(game_id, player.id)
+            own = store.get_game(game_id, player)
         except LookupError:
             own = None
         if own is not None and own.status != "over":

@@ -21,7 +21,7 @@ def highscores(
     scope: Literal["me", "all"] = "all",
 ) -> HighScoreTable:
     """The top 10 of a difficulty (ties: the earlier game first); `scope=me`: yours only."""
-    me = player.id if player else None
+    me = player
     entries = store.highscores(difficulty, scope, me)
     return HighScoreTable(
         difficulty=difficulty,

@@ -11,9 +11,9 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 
 
 @router.get("/me", response_model=PlayerView)
-def me(player: CurrentPlayer) -> PlayerView:
+def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
     """The current player (created with a cookie on the first visit)."""
-    return PlayerView(name=player.name)
+    return PlayerView(name=store.player(player).name)
 
 
 @router.put(
@@ -23,4 +23,4 @@ def me(player: CurrentPlayer) -> PlayerView:
 )
 def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> PlayerView:
     """Set the display name shown in the high-score tables."""
-    return PlayerView(name=store.set_name(player.id, body.name).name)
+    return PlayerView(name=store.set_name(player, body.name).name)
