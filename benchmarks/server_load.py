@@ -88,32 +88,41 @@ async def play(
     deadline = time.perf_counter() + seconds
     rng = random.Random(seed)
 
-    async def request(client: httpx2.AsyncClient, method: str, url: str, body: object) -> object:
+    async def request(
+        client: httpx2.AsyncClient, jar: dict[str, str], method: str, url: str, body: object
+    ) -> object:
         start = time.perf_counter()
-        r = await client.request(method, url, json=body)
+        r = await client.request(method, url, json=body, headers=jar)
         tally.latencies.append((time.perf_counter() - start) * 1000)
+        if "set-cookie" in r.headers:
+            jar["cookie"] = r.headers["set-cookie"].split(";", 1)[0]
         if r.status_code not in (200, 201):
             tally.error(f"{r.status_code} {r.json().get('error', {}).get('code')}")
             return None
         return r.json()
 
-    async def player() -> None:
-        async with httpx2.AsyncClient(base_url=base, timeout=30) as client:
-            while time.perf_counter() < deadline:
-                body = {"difficulty": difficulty, "abandon": True}
-                view = await request(client, "POST", "/api/games", body)
-                bot = ViewPlayer(use_power=True)
-                while isinstance(view, dict) and view["phase"] != "over":
-                    if time.perf_counter() >= deadline:
-                        return
-                    if think:
-                        await asyncio.sleep(rng.expovariate(1 / think))
-                    action = {"version": view["version"], "action": bot.next_action(view)}
-                    view = await request(client, "POST", f"/api/games/{view['id']}/actions", action)
-                if isinstance(view, dict):
-                    tally.games += 1
+    async def player(client: httpx2.AsyncClient) -> None:
+        jar: dict[str, str] = {}  # this player's cookie
+        while time.perf_counter() < deadline:
+            body = {"difficulty": difficulty, "abandon": True}
+            view = await request(client, jar, "POST", "/api/games", body)
+            bot = ViewPlayer(use_power=True)
+            while isinstance(view, dict) and view["phase"] != "over":
+                if time.perf_counter() >= deadline:
+                    return
+                if think:
+                    await asyncio.sleep(rng.expovariate(1 / think))
+                action = {"version": view["version"], "action": bot.next_action(view)}
+                url = f"/api/games/{view['id']}/actions"
+                view = await request(client, jar, "POST", url, action)
+            if isinstance(view, dict):
+                tally.games += 1
 
-    await asyncio.gather(*(player() for _ in range(players)))
+    # One connection pool for all players (each sends its own cookie): a client per player
+    # would spend the load generator's CPU on connection bookkeeping instead of requests.
+    limits = httpx2.Limits(max_connections=players, max_keepalive_connections=players)
+    async with httpx2.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        await asyncio.gather(*(player(client) for _ in range(players)))
     return tally
 
 

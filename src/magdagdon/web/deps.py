@@ -1,15 +1,19 @@
 """Request dependencies: the store, the settings and the current player (cookie).
 
-They are ``async`` so that a request does not hop to a worker thread for each of them;
-the database is reached (in a worker thread) only for a token this process has not seen.
+Routes and dependencies are ``async`` and reach the database through :func:`run_store`:
+inline on SQLite, whose calls are local and take well under a millisecond (and which has
+one writer at a time anyway), so a request costs no thread hand-offs and no contention for
+the GIL; in a worker thread on a networked database, so the event loop never waits on it.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..settings import Settings
 from ..store import Store
@@ -32,6 +36,16 @@ async def get_settings(request: Request) -> Settings:
 
 
 StoreDep = Annotated[Store, Depends(get_store)]
+T = TypeVar("T")
+
+
+async def run_store(store: Store, work: Callable[[], T]) -> T:
+    """Run database work for a request (see the module docstring)."""
+    if store.db.is_sqlite:
+        return work()
+    return await run_in_threadpool(work)
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 
 
@@ -51,18 +65,17 @@ async def known_player(request: Request, store: StoreDep) -> int | None:
     cached = store.cached_player_id(token)
     if cached is not None:
         return cached
-    return await run_in_threadpool(store.player_id, token)
+    return await run_store(store, lambda: store.player_id(token))
 
 
-async def current_player(
-    request: Request, response: Response, store: StoreDep, settings: SettingsDep
-) -> int:
+async def current_player(request: Request, store: StoreDep, settings: SettingsDep) -> int:
     """The id of the request's player, created (with a new cookie) on the first visit."""
     known = await known_player(request, store)
     if known is not None:
         return known
-    player_id, token = await run_in_threadpool(store.create_player)
-    response.set_cookie(
+    player_id, token = await run_store(store, store.create_player)
+    cookie = Response()
+    cookie.set_cookie(
         COOKIE,
         token,
         max_age=COOKIE_MAX_AGE,
@@ -71,7 +84,33 @@ async def current_player(
         secure=_secure(request, settings),
         path="/",
     )
+    request.state.player_cookie = cookie.raw_headers[-1]
     return player_id
+
+
+class PlayerCookieMiddleware:
+    """Adds the cookie of a player created during the request to whatever answer it gets.
+
+    Routes return ready JSON responses, which FastAPI's per-dependency response headers
+    would not reach; this pure ASGI layer costs nothing on requests that made no player.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                cookie = scope.get("state", {}).get("player_cookie")
+                if cookie is not None:
+                    message["headers"] = [*message.get("headers", []), cookie]
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
 
 
 CurrentPlayer = Annotated[int, Depends(current_player)]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Response, status
 
 from ...engine import Difficulty, Game
 from ...store import GameRow, Store
-from ..deps import CurrentPlayer, KnownPlayer, SettingsDep, StoreDep
+from ..deps import CurrentPlayer, KnownPlayer, SettingsDep, StoreDep, run_store
 from ..errors import ApiError
 from ..schemas import ActionRequest, ErrorResponse, GameConflict, GameCreate, GameView, Replay
 from ..view import game_view
@@ -29,20 +29,24 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
         422: {"model": ErrorResponse, "description": "Invalid request."},
     },
 )
-def create_game(
+async def create_game(
     body: GameCreate, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
-) -> GameView:
+) -> Response:
     """Start a new game of a difficulty. Its dice come from a secret seed on the server."""
     if body.seed is not None and not settings.allow_test_seeds:
         raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
-    row = store.create_game(
-        player,
-        body.difficulty,
-        body.seed,
-        abandon=body.abandon,
-        max_unfinished=settings.max_unfinished_games,
-    )
-    return game_view(row)
+
+    def work() -> Response:
+        row = store.create_game(
+            player,
+            body.difficulty,
+            body.seed,
+            abandon=body.abandon,
+            max_unfinished=settings.max_unfinished_games,
+        )
+        return view_response(row, store, status.HTTP_201_CREATED)
+
+    return await run_store(store, work)
 
 
 @router.get(
@@ -50,27 +54,26 @@ def create_game(
     response_model=GameView,
     responses={404: {"model": ErrorResponse, "description": "No unfinished game."}},
 )
-def current_game(
+async def current_game(
     player: CurrentPlayer, store: StoreDep, difficulty: Difficulty | None = None
-) -> GameView:
+) -> Response:
     """The player's unfinished game (of that difficulty, if given), to continue after a reload."""
-    row = store.current_game(player, difficulty)
+    row = await run_store(store, lambda: store.current_game(player, difficulty))
     if row is None:
         raise ApiError(404, "no_current_game", "There is no unfinished game.")
-    return game_view(row)
+    return await run_store(store, lambda: view_response(row, store))
 
 
-def view_response(row: GameRow, store: Store) -> Response:
+def view_response(row: GameRow, store: Store, status_code: int = 200) -> Response:
     """The game view as JSON (serialised once here: FastAPI need not validate it again)."""
     view = game_view(row, store.places(row.id) if row.status == "over" else None)
-    return Response(view.model_dump_json(), media_type="application/json")
+    return Response(view.model_dump_json(), status_code=status_code, media_type="application/json")
 
 
 @router.get("/{game_id}", response_model=GameView, responses=_NOT_FOUND)
-def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Response:
+async def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Response:
     """One of the player's games."""
-    row = store.get_game(game_id, player)
-    return view_response(row, store)
+    return await run_store(store, lambda: view_response(store.get_game(game_id, player), store))
 
 
 @router.post(
@@ -82,15 +85,19 @@ def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Response:
         422: {"model": ErrorResponse, "description": "Illegal or malformed action."},
     },
 )
-def act(game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep) -> Response:
+async def act(
+    game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep
+) -> Response:
     """Apply one action to the game at `version`; the engine checks it, all or nothing."""
     action = body.action.model_dump()
 
     def change(game: Game) -> None:
         game.apply(action)
 
-    row = store.act(game_id, player, body.version, change)
-    return view_response(row, store)
+    def work() -> Response:
+        return view_response(store.act(game_id, player, body.version, change), store)
+
+    return await run_store(store, work)
 
 
 @router.get(
@@ -101,8 +108,12 @@ def act(game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDe
         409: {"model": ErrorResponse, "description": "The game is not over: its seed is secret."},
     },
 )
-def replay(game_id: str, player: KnownPlayer, store: StoreDep) -> Replay:
+async def replay(game_id: str, player: KnownPlayer, store: StoreDep) -> Replay:
     """A finished game's seed and action log: anyone can re-run the engine to check the score."""
+    return await run_store(store, lambda: _replay(game_id, player, store))
+
+
+def _replay(game_id: str, player: int | None, store: Store) -> Replay:
     if player is not None:
         try:
             own = store.get_game(game_id, player)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.concurrency import run_in_threadpool
 
 from ..deps import StoreDep
 from ..schemas import Health
@@ -13,7 +14,7 @@ router = APIRouter(prefix="/api", tags=["health"])
 
 
 @router.get("/health", response_model=Health)
-def health() -> Health:
+async def health() -> Health:
     """The process is up."""
     return Health(status="ok")
 
@@ -23,10 +24,10 @@ def health() -> Health:
     response_model=Health,
     responses={503: {"model": Health, "description": "The database does not answer."}},
 )
-def ready(store: StoreDep) -> Health | JSONResponse:
+async def ready(store: StoreDep) -> Health | JSONResponse:
     """The database answers a query."""
     try:
-        store.db.ping()
+        await run_in_threadpool(store.db.ping)  # a dead server may take a while to say so
     except SQLAlchemyError:
         return JSONResponse({"status": "unavailable"}, status_code=503)
     return Health(status="ok")

@@ -7,14 +7,14 @@ from typing import Literal
 from fastapi import APIRouter
 
 from ...engine import Difficulty
-from ..deps import KnownPlayer, StoreDep
+from ..deps import KnownPlayer, StoreDep, run_store
 from ..schemas import HighScoreRow, HighScoreTable
 
 router = APIRouter(prefix="/api/highscores", tags=["high scores"])
 
 
 @router.get("/{difficulty}", response_model=HighScoreTable)
-def highscores(
+async def highscores(
     difficulty: Difficulty,
     store: StoreDep,
     player: KnownPlayer,
@@ -22,7 +22,7 @@ def highscores(
 ) -> HighScoreTable:
     """The top 10 of a difficulty (ties: the earlier game first); `scope=me`: yours only."""
     me = player
-    entries = store.highscores(difficulty, scope, me)
+    entries = await run_store(store, lambda: store.highscores(difficulty, scope, me))
     return HighScoreTable(
         difficulty=difficulty,
         scope=scope,

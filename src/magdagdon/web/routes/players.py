@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ..deps import CurrentPlayer, StoreDep
+from ..deps import CurrentPlayer, StoreDep, run_store
 from ..schemas import ErrorResponse, NameUpdate, PlayerView
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
 
 @router.get("/me", response_model=PlayerView)
-def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
+async def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
     """The current player (created with a cookie on the first visit)."""
-    return PlayerView(name=store.player(player).name)
+    return PlayerView(name=(await run_store(store, lambda: store.player(player))).name)
 
 
 @router.put(
@@ -21,6 +21,6 @@ def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
     response_model=PlayerView,
     responses={422: {"model": ErrorResponse, "description": "Invalid name."}},
 )
-def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> PlayerView:
+async def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> PlayerView:
     """Set the display name shown in the high-score tables."""
-    return PlayerView(name=store.set_name(player, body.name).name)
+    return PlayerView(name=(await run_store(store, lambda: store.set_name(player, body.name))).name)
