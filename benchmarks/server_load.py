@@ -1,14 +1,17 @@
 """Server load: concurrent simulated players over HTTP, next to /api/health at the same load.
 
-Run: ``python -m benchmarks.server_load [--players 50] [--seconds 20]`` from the repository
+Run: ``python -m benchmarks.server_load [--players 50] [--seconds 15]`` from the repository
 root. It starts ``magdagdon serve`` on a temporary SQLite file (or ``--database-url``), then
 in one run measures
 
-1. ``/api/health`` with N concurrent clients (the server's ceiling for a trivial request),
-2. N concurrent players, each with its own cookie, playing whole games (create, roll,
-   stage, confirm, MAGDAGDON, ...) through the JSON API,
+1. capacity: ``/api/health`` with N concurrent clients, then N concurrent players (each its
+   own cookie) playing whole games (create, roll, stage, powers, MAGDAGDON, confirm, ...)
+   through the JSON API, each sending its next request as soon as the last one answers;
+2. latency: the N players again, pausing between actions (mean 1 s, a quick person; then
+   0.25 s and 0.1 s, far faster than people play), with one /api/health probe beside them.
 
-and prints p50/p99 latency and requests per second of both. Prints figures; asserts nothing.
+It prints p50/p99 latency and requests per second of each. The load generator shares the
+machine's two cores with the server. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -21,12 +24,21 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
+from urllib.request import Request
 from pathlib import Path
 
 import httpx2
 
 from tests.utils.api import ViewPlayer
 from tests.utils.server import running_server
+
+
+class _RejectCookies(DefaultCookiePolicy):
+    """A policy for a cookie jar shared by all players: it keeps no cookie."""
+
+    def set_ok(self, cookie: Cookie, request: Request) -> bool:
+        return False
 
 
 @dataclass
@@ -103,6 +115,8 @@ async def play(
 
     async def player(client: httpx2.AsyncClient) -> None:
         jar: dict[str, str] = {}  # this player's cookie
+        if think:  # people arrive one by one, not all in the same instant
+            await asyncio.sleep(rng.uniform(0, 2 * think))
         while time.perf_counter() < deadline:
             body = {"difficulty": difficulty, "abandon": True}
             view = await request(client, jar, "POST", "/api/games", body)
@@ -121,29 +135,50 @@ async def play(
     # One connection pool for all players (each sends its own cookie): a client per player
     # would spend the load generator's CPU on connection bookkeeping instead of requests.
     limits = httpx2.Limits(max_connections=players, max_keepalive_connections=players)
-    async with httpx2.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+    no_jar = CookieJar(policy=_RejectCookies())  # each player keeps its own cookie
+    async with httpx2.AsyncClient(
+        base_url=base, limits=limits, timeout=30, cookies=no_jar
+    ) as client:
         await asyncio.gather(*(player(client) for _ in range(players)))
     return tally
 
 
+PACES = (1.0, 0.25, 0.1)
+
+
+async def paced(base: str, players: int, seconds: float, difficulty: str, think: float) -> str:
+    """Players pausing ``think`` s on average between actions, and one health probe beside them."""
+    actions, health = await asyncio.gather(
+        play(base, players, seconds, difficulty, think=think), hammer_health(base, 1, seconds)
+    )
+    return (
+        f"  think {think:4.2f} s  actions {actions.summary(seconds)}\n"
+        f"               health  {health.summary(seconds)}"
+    )
+
+
 def run(database_url: str, players: int, seconds: float, workers: int, difficulty: str) -> None:
-    """Start the server and measure both loads, one after the other."""
+    """Start the server and measure: capacity (no pauses), then latency at several paces."""
     with running_server(database_url, workers=workers) as base:
         print(f"server: {workers} worker(s), {database_url.split('://')[0]}; {players} clients")
         asyncio.run(hammer_health(base, players, 2))  # warm up
         health = asyncio.run(hammer_health(base, players, seconds))
         actions = asyncio.run(play(base, players, seconds, difficulty))
-    print(f"  health   {health.summary(seconds)}")
-    print(f"  actions  {actions.summary(seconds)}  ({actions.games} games finished)")
-    ratio = (len(actions.latencies) / seconds) / max(1e-9, len(health.latencies) / seconds)
-    print(f"  action rate / health rate = {ratio:.2f}")
+        print("capacity: every client sends its next request as soon as the last one answers")
+        print(f"  health   {health.summary(seconds)}")
+        print(f"  actions  {actions.summary(seconds)}  ({actions.games} games finished)")
+        ratio = len(actions.latencies) / max(1, len(health.latencies))
+        print(f"  action rate / health rate = {ratio:.2f}")
+        print("latency: players pause between actions (exponential, mean `think`)")
+        for think in PACES:
+            print(asyncio.run(paced(base, players, seconds, difficulty, think)))
 
 
 def main() -> None:
     """Parse arguments and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--difficulty", default="peaceful")
     parser.add_argument("--database-url", help="default: a temporary SQLite file")
