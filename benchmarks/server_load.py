@@ -25,8 +25,8 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
-from urllib.request import Request
 from pathlib import Path
+from urllib.request import Request
 
 import httpx2
 
