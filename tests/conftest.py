@@ -7,6 +7,7 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, make_url, text
@@ -58,3 +59,64 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def settings(database_url: str) -> Settings:
     """Settings for a test server: its own database, test seeds allowed."""
     return Settings(database_url=database_url, allow_test_seeds=True)
+
+
+# --- browser tests -----------------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(os.environ.get("MAGDAGDON_SCREENSHOTS", "test-artifacts/screenshots"))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (tests skip where it is missing)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``magdagdon serve`` on a temporary SQLite file, test seeds allowed; its base URL."""
+    from .utils.server import running_server
+
+    db = tmp_path_factory.mktemp("live") / "magdagdon.db"
+    with running_server(f"sqlite:///{db}") as base:
+        yield base
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    """A phone-sized page of a new player (its own cookies)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-US", reduced_motion="reduce"
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a screenshot under the screenshots folder; its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,6 +20,7 @@ from .errors import install_error_handlers
 from .routes import games, health, highscores, players
 
 STATIC = Path(__file__).parent / "static"
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:

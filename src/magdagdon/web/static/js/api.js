@@ -1,0 +1,81 @@
+// The HTTP API: JSON in and out, errors as ApiError, retries while the connection is lost.
+// Actions carry the game version they were based on, so a retried action can never apply
+// twice: the server answers 409 with the current game instead.
+
+export class ApiError extends Error {
+  constructor(status, code, message, body) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+const RETRY_DELAYS = [500, 1000, 2000, 4000, 8000];
+
+export class Api {
+  constructor({ onConnection = () => {} } = {}) {
+    this.onConnection = onConnection; // called with true (back) or false (lost, retrying)
+  }
+
+  async request(method, path, body) {
+    for (let attempt = 0; ; attempt++) {
+      let response;
+      try {
+        response = await fetch(path, {
+          method,
+          headers: body === undefined ? {} : { "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          credentials: "same-origin",
+        });
+      } catch (networkError) {
+        response = null;
+      }
+      if (response && response.status !== 503 && response.status !== 502 && response.status !== 504) {
+        if (attempt > 0) this.onConnection(true);
+        const data = await response.json().catch(() => ({}));
+        if (response.ok) return data;
+        const error = data.error || {};
+        throw new ApiError(response.status, error.code || "http_error", error.message || response.statusText, data);
+      }
+      this.onConnection(false);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS[Math.min(attempt, RETRY_DELAYS.length - 1)]));
+    }
+  }
+
+  createGame(difficulty, { abandon = false, seed = null } = {}) {
+    const body = { difficulty, abandon };
+    if (seed !== null) body.seed = seed;
+    return this.request("POST", "/api/games", body);
+  }
+
+  currentGame() {
+    return this.request("GET", "/api/games/current");
+  }
+
+  async act(game, action) {
+    try {
+      return await this.request("POST", `/api/games/${game.id}/actions`, { version: game.version, action });
+    } catch (error) {
+      // Someone (another tab, a retried request) moved the game on: show where it stands.
+      if (error.code === "stale_version" && error.body && error.body.game) return error.body.game;
+      throw error;
+    }
+  }
+
+  highscores(difficulty, scope) {
+    return this.request("GET", `/api/highscores/${difficulty}?scope=${scope}`);
+  }
+
+  me() {
+    return this.request("GET", "/api/players/me");
+  }
+
+  setName(name) {
+    return this.request("PUT", "/api/players/me", { name });
+  }
+
+  rules(language) {
+    return fetch(`/rules/${language}.txt`).then((r) => r.text());
+  }
+}

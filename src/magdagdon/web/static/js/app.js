@@ -1,0 +1,18 @@
+// Composition root: the API, the translations, the renderer and the input, wired together.
+import { Api } from "./api.js";
+import { Controller } from "./controller.js";
+import { chooseLanguage, loadCatalog } from "./i18n.js";
+import { bindInput } from "./input.js";
+import { View } from "./view.js";
+
+const connection = document.getElementById("connection");
+const t = await loadCatalog(chooseLanguage());
+const api = new Api({
+  onConnection: (ok) => {
+    connection.hidden = ok;
+    connection.textContent = controller.t("connection_lost");
+  },
+});
+const controller = new Controller({ api, view: new View(document.getElementById("app")), t, doc: document });
+bindInput(document, (intent, data) => controller.dispatch(intent, data));
+await controller.start();

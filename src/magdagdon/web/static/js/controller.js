@@ -1,0 +1,342 @@
+// The controller: turns intents into API calls and keeps the UI's own state (what is
+// selected, which sheet is open). Every rule lives on the server; this only asks and draws.
+
+import { ApiError } from "./api.js";
+import { loadCatalog, translatePage } from "./i18n.js";
+import * as sheets from "./sheets.js";
+import { DIFFICULTY_NAMES } from "./view.js";
+
+const DIFFICULTY_KEY = "magdagdon.difficulty";
+const MOTION_KEY = "magdagdon.animations";
+
+export class Controller {
+  constructor({ api, view, t, doc }) {
+    this.api = api;
+    this.view = view;
+    this.doc = doc;
+    this.t = t;
+    this.game = null;
+    this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [] };
+    this.screen = null;
+    this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameError: "" };
+    this.rulesTexts = {}; // by language
+    this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
+    const saved = localStorage.getItem(MOTION_KEY);
+    this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved === "1";
+    this.applyMotion();
+    // Dialogs send "close" later, as a task: by then the sheet may be open again for another
+    // screen, so only a sheet that really is closed forgets its screen.
+    const sheet = doc.getElementById("sheet");
+    sheet.addEventListener("close", () => { if (!sheet.open) this.screen = null; });
+    doc.getElementById("confirm").addEventListener("close", () => this.settle(false));
+    this.answer = null;
+  }
+
+  settle(value) {
+    const answer = this.answer;
+    this.answer = null;
+    if (answer) answer(value);
+  }
+
+  async start() {
+    translatePage(this.doc, this.t);
+    await this.run(async () => {
+      try {
+        this.setGame(await this.api.currentGame());
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== "no_current_game") throw error;
+        this.setGame(await this.newGame(localStorage.getItem(DIFFICULTY_KEY) || "peaceful"));
+      }
+    });
+  }
+
+  newGame(difficulty) {
+    const seed = this.seed === null ? null : Number(this.seed);
+    return this.api.createGame(difficulty, { abandon: true, seed });
+  }
+
+  setGame(game, { animate = [] } = {}) {
+    const wasOver = this.game && this.game.phase === "over";
+    const wasMagdagdon = this.game && this.game.phase === "magdagdon";
+    this.game = game;
+    localStorage.setItem(DIFFICULTY_KEY, game.difficulty);
+    this.ui.animate = this.animations ? animate : [];
+    if (this.ui.selected !== null && !(game.dice[this.ui.selected] && game.dice[this.ui.selected].cell === null)) this.ui.selected = null;
+    if (game.phase !== "place" && game.phase !== "magdagdon") this.ui.reroll = false;
+    if (game.phase !== "magdagdon") this.ui.ruinMode = false;
+    if (game.phase === "magdagdon" && !wasMagdagdon && this.animations) this.view.shake();
+    if (game.phase === "over" && !wasOver && this.screen === null) this.open("over");
+  }
+
+  render() {
+    this.view.render({ game: this.game, ui: this.ui, t: this.t });
+    this.ui.animate = [];
+  }
+
+  announce(text) {
+    const live = this.doc.getElementById("live");
+    live.textContent = "";
+    setTimeout(() => { live.textContent = text; }, 30);
+  }
+
+  // Runs one request at a time; controls are disabled meanwhile, so nothing is sent twice.
+  async run(work) {
+    if (this.ui.busy) return;
+    this.ui.busy = true;
+    this.render();
+    try {
+      await work();
+    } catch (error) {
+      this.announce(error instanceof ApiError ? error.message : this.t("something_wrong"));
+      if (error instanceof ApiError && error.status === 422 && this.game) this.setGame(await this.api.currentGame().catch(() => this.game));
+    } finally {
+      this.ui.busy = false;
+      this.render();
+    }
+  }
+
+  act(action, message, animate = []) {
+    return this.run(async () => {
+      const game = await this.api.act(this.game, action);
+      this.setGame(game, { animate });
+      if (message) this.announce(message(game));
+    });
+  }
+
+  ask(text, yes) {
+    const dialog = this.doc.getElementById("confirm");
+    this.doc.getElementById("confirm-text").textContent = text;
+    this.doc.getElementById("confirm-yes").textContent = yes;
+    this.settle(false); // a question still open is answered "no"
+    dialog.showModal();
+    return new Promise((resolve) => { this.answer = resolve; });
+  }
+
+  closeConfirm(value) {
+    this.settle(value);
+    const dialog = this.doc.getElementById("confirm");
+    if (dialog.open) dialog.close();
+  }
+
+  async askPower(what) {
+    return this.ask(this.t("power_confirm", { what, cost: this.game.next_power_cost }), this.t("use_power"));
+  }
+
+  phaseMessage(game) {
+    const t = this.t;
+    if (game.phase === "magdagdon") return t("announce_magdagdon");
+    if (game.phase === "over") return t("announce_over", { score: game.final_score.total });
+    if (game.phase === "place") return t("announce_roll", { values: game.dice.map((d) => d.value).join(", "), n: game.required });
+    return "";
+  }
+
+  async dispatch(intent, data) {
+    const t = this.t;
+    const game = this.game;
+    switch (intent) {
+      case "confirm-yes": return this.closeConfirm(true);
+      case "confirm-no": return this.closeConfirm(false);
+      case "close": return this.close();
+      case "open": return this.open(data.screen);
+      case "change": return this.change(data.name, data.value);
+      case "submit-name": return this.saveName(data.name);
+      case "scores-difficulty": this.scores.difficulty = data.difficulty; return this.loadScores();
+      case "scores-scope": this.scores.scope = data.scope; return this.loadScores();
+      case "set-difficulty": return this.changeDifficulty(data.difficulty);
+      case "new-game": return this.startNew(game ? game.difficulty : "peaceful");
+    }
+    if (!game) return;
+    switch (intent) {
+      case "roll":
+        if (game.can_roll) await this.act({ type: "roll" }, (g) => this.phaseMessage(g), [0, 1, 2, 3]);
+        return;
+      case "die":
+        this.tapDie(Number(data.die));
+        if (data.key && this.ui.selected !== null) this.doc.querySelector(`[data-square="${this.ui.focus}"]`).focus();
+        return;
+      case "square": return this.tapSquare(Number(data.square));
+      case "move-focus": return this.moveFocus(data.by);
+      case "take-back-last":
+        if (game.staged.length) await this.act({ type: "unstage", die: game.staged[game.staged.length - 1] }, () => t("announce_taken_back"));
+        return;
+      case "unstage-all": return this.act({ type: "unstage_all" }, () => t("announce_taken_back"));
+      case "confirm":
+        if (game.can_confirm) await this.act({ type: "confirm" }, (g) => (g.phase === "over" ? this.phaseMessage(g) : t("announce_confirmed")));
+        return;
+      case "enter":
+        if (game.can_confirm) return this.dispatch("confirm", {});
+        if (game.can_roll) return this.dispatch("roll", {});
+        return;
+      case "adjust": {
+        const die = this.ui.selected;
+        const delta = Number(data.delta);
+        if (die === null) return;
+        if (!(await this.askPower(t(delta > 0 ? "increase" : "decrease")))) return;
+        return this.act({ type: "adjust", die, delta }, (g) => this.phaseMessage(g));
+      }
+      case "reroll-start":
+        this.ui.reroll = true;
+        this.ui.chosen = new Set();
+        this.ui.selected = null;
+        return this.render();
+      case "reroll-cancel":
+        this.ui.reroll = false;
+        return this.render();
+      case "reroll-go": {
+        const dice = [...this.ui.chosen].sort();
+        if (!dice.length || !(await this.askPower(t("reroll_n", { n: dice.length })))) return;
+        this.ui.reroll = false;
+        return this.act({ type: "reroll", dice }, (g) => this.phaseMessage(g), dice);
+      }
+      case "accept":
+        if (!(await this.ask(t("accept_confirm"), t("accept_magdagdon")))) return;
+        this.ui.ruinMode = true;
+        this.announce(t("choose_ruin"));
+        return this.render();
+      case "ruin-cancel":
+        this.ui.ruinMode = false;
+        return this.render();
+      case "cancel":
+        this.ui.selected = null;
+        this.ui.reroll = false;
+        this.ui.ruinMode = false;
+        return this.render();
+    }
+  }
+
+  tapDie(i) {
+    const die = this.game.dice[i];
+    if (!die || this.ui.busy) return;
+    if (this.ui.reroll) {
+      if (!die.can_reroll) return;
+      if (this.ui.chosen.has(i)) this.ui.chosen.delete(i);
+      else this.ui.chosen.add(i);
+      return this.render();
+    }
+    if (die.cell !== null) return this.act({ type: "unstage", die: i }, () => this.t("announce_taken_back"));
+    this.ui.selected = this.ui.selected === i ? null : i;
+    if (this.ui.selected !== null) {
+      const n = die.legal_cells.length;
+      this.announce(this.t("announce_selected", { n, die: i + 1, value: die.value }));
+      if (n) this.ui.focus = die.legal_cells[0];
+    }
+    this.render();
+  }
+
+  tapSquare(sq) {
+    const game = this.game;
+    this.ui.focus = sq;
+    if (this.ui.ruinMode) {
+      if (game.ruin_choices.includes(sq)) return this.act({ type: "accept_magdagdon", cell: sq }, (g) => this.phaseMessage(g));
+      return;
+    }
+    const staged = game.dice.find((d) => d.cell === sq);
+    if (staged) return this.act({ type: "unstage", die: staged.index }, () => this.t("announce_taken_back"));
+    const i = this.ui.selected;
+    if (i !== null && game.dice[i].legal_cells.includes(sq)) {
+      this.ui.selected = null;
+      return this.act({ type: "stage", die: i, cell: sq }, (g) => (g.dead_end ? this.t("dead_end") : this.t("announce_staged", { value: game.dice[i].value })));
+    }
+    if (i === null && game.phase === "place") this.announce(this.t("select_die_first"));
+    this.render();
+  }
+
+  moveFocus([dr, dc]) {
+    const r = Math.min(3, Math.max(0, Math.floor(this.ui.focus / 4) + dr));
+    const c = Math.min(3, Math.max(0, (this.ui.focus % 4) + dc));
+    this.ui.focus = 4 * r + c;
+    this.render();
+    this.doc.querySelector(`[data-square="${this.ui.focus}"]`).focus();
+  }
+
+  async startNew(difficulty) {
+    const game = this.game;
+    if (game && game.phase !== "over" && game.version > 0 && !(await this.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
+    this.close();
+    await this.run(async () => this.setGame(await this.newGame(difficulty)));
+    this.announce(this.t("announce_new_game", { name: DIFFICULTY_NAMES[difficulty] }));
+  }
+
+  async changeDifficulty(difficulty) {
+    if (this.game && difficulty === this.game.difficulty) return;
+    await this.startNew(difficulty);
+  }
+
+  async change(name, value) {
+    if (name === "language") {
+      this.t = await loadCatalog(value);
+      translatePage(this.doc, this.t);
+      this.render();
+      if (this.screen) await this.open(this.screen); // redraw the open sheet in the new language
+      return;
+    }
+    if (name === "animations") {
+      this.animations = Boolean(value);
+      localStorage.setItem(MOTION_KEY, this.animations ? "1" : "0");
+      this.applyMotion();
+    }
+  }
+
+  applyMotion() {
+    this.doc.documentElement.classList.toggle("no-motion", !this.animations);
+  }
+
+  async saveName(name) {
+    try {
+      const me = await this.api.setName(name);
+      this.scores.name = me.name;
+      this.scores.nameError = "";
+      this.announce(this.t("name_saved"));
+    } catch (error) {
+      this.scores.nameError = error instanceof ApiError ? error.message : this.t("something_wrong");
+    }
+    return this.loadScores();
+  }
+
+  async loadScores() {
+    this.scores.table = null;
+    this.paint();
+    const [table, me] = await Promise.all([this.api.highscores(this.scores.difficulty, this.scores.scope), this.api.me()]);
+    this.scores.table = table;
+    if (!this.scores.nameError) this.scores.name = me.name || "";
+    this.paint();
+  }
+
+  async open(screen) {
+    this.screen = screen;
+    if (screen === "scores") {
+      this.scores.difficulty = this.game ? this.game.difficulty : "peaceful";
+      return this.loadScores();
+    }
+    const language = this.t.language;
+    if (screen === "rules" && !(language in this.rulesTexts)) {
+      this.paint();
+      this.rulesTexts[language] = await this.api.rules(language);
+    }
+    this.paint();
+  }
+
+  paint() {
+    const t = this.t;
+    const build = {
+      menu: () => sheets.menu(t),
+      scores: () => sheets.scores(t, this.scores),
+      settings: () => sheets.settings(t, { difficulty: this.game && this.game.difficulty, language: t.language, animations: this.animations }),
+      rules: () => sheets.rules(t, this.rulesTexts[t.language] ?? null),
+      about: () => sheets.about(t),
+      over: () => sheets.gameOver(t, this.game),
+    }[this.screen];
+    if (!build) return;
+    const [title, ...content] = build();
+    const dialog = this.doc.getElementById("sheet");
+    this.doc.getElementById("sheet-title").textContent = title;
+    this.doc.getElementById("sheet-body").replaceChildren(...content.filter(Boolean));
+    if (!dialog.open) dialog.showModal();
+  }
+
+  close() {
+    const dialog = this.doc.getElementById("sheet");
+    if (dialog.open) dialog.close();
+    this.screen = null;
+  }
+}

@@ -1,0 +1,41 @@
+// Translations: one JSON catalog per language, chosen from the browser and remembered.
+
+export const LANGUAGES = ["en", "et", "sv"];
+const STORAGE_KEY = "magdagdon.language";
+
+export function chooseLanguage() {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+    const base = wanted.toLowerCase().split("-")[0];
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export async function loadCatalog(language) {
+  const response = await fetch(`/i18n/${language}.json`);
+  const catalog = await response.json();
+  localStorage.setItem(STORAGE_KEY, language);
+  document.documentElement.lang = language;
+  return translator(catalog, language);
+}
+
+// t("key", {n: 2}) → the catalog's text with {n} replaced; plural forms as key.one / key.other.
+function translator(catalog, language) {
+  const rules = new Intl.PluralRules(language);
+  const t = (key, params = {}) => {
+    let text = catalog[key];
+    if (text === undefined && "n" in params) text = catalog[`${key}.${rules.select(params.n)}`] ?? catalog[`${key}.other`];
+    if (text === undefined) return key;
+    return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  };
+  t.language = language;
+  return t;
+}
+
+// Fill the static text of the page: data-i18n (text) and data-i18n-label (aria-label).
+export function translatePage(root, t) {
+  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+}

@@ -1,0 +1,127 @@
+// The screens shown in the sheet: menu, high scores, settings, rules, about, game over.
+// Each builds its content from data it is given; text from people is set as text, never HTML.
+
+import { DIFFICULTY_NAMES, bonusText } from "./view.js";
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "for") node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+const button = (intent, text, attrs = {}) => el("button", { type: "button", class: "button", "data-intent": intent, text, ...attrs });
+
+export function menu(t) {
+  return [t("menu"), el("div", { class: "menu-list" },
+    button("new-game", t("new_game")),
+    button("open", t("high_scores"), { "data-screen": "scores" }),
+    button("open", t("settings"), { "data-screen": "settings" }),
+    button("open", t("rules"), { "data-screen": "rules" }),
+    button("open", t("about"), { "data-screen": "about" }),
+  )];
+}
+
+export function scores(t, { difficulty, scope, table, name, nameError }) {
+  const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
+    ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
+      button("scores-difficulty", label, { "data-difficulty": key, "aria-pressed": String(key === difficulty) })));
+  const scopes = el("div", { class: "tabs", role: "group", "aria-label": t("whose_scores") },
+    button("scores-scope", t("scope_all"), { "data-scope": "all", "aria-pressed": String(scope === "all") }),
+    button("scores-scope", t("scope_me"), { "data-scope": "me", "aria-pressed": String(scope === "me") }));
+  let body;
+  if (!table) body = el("p", { text: t("loading") });
+  else if (!table.rows.length) body = el("p", { text: t("no_scores") });
+  else {
+    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers")].map(
+      (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })));
+    const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
+      el("td", { class: "n", text: String(r.place) }),
+      el("td", { text: r.name || t("anonymous") }),
+      el("td", { class: "n", text: String(r.score) }),
+      el("td", { text: new Date(r.date).toLocaleDateString(t.language) }),
+      el("td", { class: "n", text: String(r.turns) }),
+      el("td", { class: "n", text: String(r.powers_used) })));
+    body = el("table", {}, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
+      el("thead", {}, head), el("tbody", {}, ...rows));
+  }
+  const input = el("input", { id: "name-input", name: "name", maxLength: 24, autocomplete: "nickname", value: name || "" });
+  const form = el("form", { class: "row", "data-form": "name" },
+    el("div", { class: "field" }, el("label", { for: "name-input", text: t("your_name") }), input),
+    el("button", { type: "submit", class: "button", text: t("save") }));
+  const error = nameError ? el("p", { class: "error-text", role: "alert", text: nameError }) : null;
+  return [t("high_scores"), tabs, scopes, body, form, error];
+}
+
+export function settings(t, { difficulty, language, animations }) {
+  const select = el("select", { id: "language-select", "data-change": "language" },
+    ...[["en", "English"], ["et", "Eesti"], ["sv", "Svenska"]].map(([code, label]) =>
+      el("option", { value: code, text: label, selected: code === language })));
+  const motion = el("input", { type: "checkbox", id: "animations", "data-change": "animations", checked: animations });
+  return [t("settings"),
+    el("h3", { text: t("difficulty") }),
+    el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
+      ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
+        button("set-difficulty", label, { "data-difficulty": key, "aria-pressed": String(key === difficulty) }))),
+    el("p", { text: t("difficulty_note") }),
+    el("div", { class: "field" }, el("label", { for: "language-select", text: t("language") }), select),
+    el("label", { class: "check", for: "animations" }, motion, el("span", { text: t("animations") })),
+  ];
+}
+
+// Rules text: headings in capitals, bullets starting with "•", other lines paragraphs.
+export function rules(t, text) {
+  if (text === null) return [t("rules"), el("p", { text: t("loading") })];
+  const out = [];
+  let list = null;
+  for (const raw of text.split("\n")) {
+    const line = raw.trim();
+    if (!line) { list = null; continue; }
+    if (line.startsWith("•")) {
+      if (!list) { list = el("ul"); out.push(list); }
+      list.append(el("li", { text: line.replace(/^•\s*/, "") }));
+      continue;
+    }
+    list = null;
+    const heading = line === line.toUpperCase() && /\p{L}/u.test(line) && line.length < 40;
+    out.push(el(heading ? "h3" : "p", { text: line }));
+  }
+  return [t("rules"), ...out];
+}
+
+export function about(t) {
+  return [t("about"),
+    el("p", { text: t("about_text") }),
+    el("p", {}, el("span", { text: t("about_dedication") + " " }), el("span", { class: "heart", text: "❤️", "aria-label": t("love"), role: "img" })),
+  ];
+}
+
+export function gameOver(t, game) {
+  const s = game.final_score;
+  const lines = [...s.rows.map((l, i) => [t("row_sum", { n: i + 1 }), l]), ...s.columns.map((l, i) => [t("column_sum", { n: i + 1 }), l])]
+    .filter(([, l]) => l.bonus);
+  const row = (label, value) => el("tr", {}, el("td", { text: label }), el("td", { class: "n", text: value }));
+  const table = el("table", { class: "breakdown" },
+    el("caption", { class: "visually-hidden", text: t("breakdown") }),
+    el("tbody", {},
+      row(t("base"), String(s.base)),
+      ...lines.map(([label, l]) => row(`${label}: ${bonusText(t, l)}`, `+${l.bonus_points}`)),
+      row(t("ruins_n", { n: s.ruins }), `−${s.ruin_penalty}`),
+      row(t("powers_used_n", { n: game.powers_used }), `−${s.power_penalty}`),
+      row(t("total"), String(s.total))));
+  const places = game.places
+    ? el("p", { text: t("places", { all: game.places.all, me: game.places.me, name: DIFFICULTY_NAMES[game.difficulty] }) })
+    : null;
+  return [t("game_over"),
+    el("p", { class: "final-score", text: String(s.total) }),
+    table, places,
+    el("div", { class: "actions" },
+      button("open", t("high_scores"), { "data-screen": "scores" }),
+      button("new-game", t("new_game"), { className: "button primary" })),
+  ];
+}

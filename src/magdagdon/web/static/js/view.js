@@ -1,0 +1,291 @@
+// The renderer: render(state) draws the server's game view and the UI selection. It changes
+// no state and holds no rules: what is legal, enabled and scored all comes from the view.
+
+const PIPS = {
+  1: [[50, 50]],
+  2: [[28, 28], [72, 72]],
+  3: [[28, 28], [50, 50], [72, 72]],
+  4: [[28, 28], [72, 28], [28, 72], [72, 72]],
+  5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
+  6: [[28, 28], [72, 28], [28, 50], [72, 50], [28, 72], [72, 72]],
+};
+const SVG = "http://www.w3.org/2000/svg";
+
+export function dieFace(value) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("class", "die-face");
+  svg.setAttribute("aria-hidden", "true");
+  const rect = document.createElementNS(SVG, "rect");
+  for (const [k, v] of [["x", 4], ["y", 4], ["width", 92], ["height", 92], ["rx", 18]]) rect.setAttribute(k, v);
+  svg.append(rect);
+  for (const [cx, cy] of PIPS[value] || []) {
+    const pip = document.createElementNS(SVG, "circle");
+    pip.setAttribute("cx", cx);
+    pip.setAttribute("cy", cy);
+    pip.setAttribute("r", 9);
+    svg.append(pip);
+  }
+  return svg;
+}
+
+function ruinIcon() {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "55%");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS(SVG, "path");
+  path.setAttribute("d", "M4 20h16M6 20V9l3-3 2 3-2 4 3 3-1 4M14 20l1-5 3-2v7");
+  path.setAttribute("fill", "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", "1.8");
+  path.setAttribute("stroke-linejoin", "round");
+  svg.append(path);
+  return svg;
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("data-")) node.setAttribute(k, v);
+    else node[k] = v;
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function button(intent, label, extra = {}) {
+  return el("button", { type: "button", class: "button", "data-intent": intent, text: label, ...extra });
+}
+
+export const DIFFICULTY_NAMES = { peaceful: "PEACEFUL", survival: "SURVIVAL", nightmare: "NIGHTMARE" };
+
+export function bonusText(t, line) {
+  return line.bonus ? `${t(`bonus_${line.bonus}`)} +${line.bonus_points}` : "";
+}
+
+export class View {
+  constructor(root) {
+    this.root = root;
+    this.$ = (id) => root.querySelector(`#${id}`);
+    this.squares = [];
+    this.rowSums = [];
+    this.colSums = [];
+    this.dice = [];
+    const board = this.$("board");
+    for (let r = 0; r < 4; r++) {
+      for (let c = 0; c < 4; c++) {
+        const sq = el("button", { type: "button", class: "square", "data-intent": "square", "data-square": 4 * r + c });
+        this.squares.push(sq);
+        board.append(sq);
+      }
+      const sum = el("div", { class: "sum row" });
+      this.rowSums.push(sum);
+      board.append(sum);
+    }
+    for (let c = 0; c < 4; c++) {
+      const sum = el("div", { class: "sum col" });
+      this.colSums.push(sum);
+      board.append(sum);
+    }
+    board.append(el("div"));
+    for (let i = 0; i < 4; i++) {
+      const die = el("button", { type: "button", class: "die", "data-intent": "die", "data-die": i });
+      this.dice.push(die);
+    }
+  }
+
+  // state: {game, ui: {selected, reroll, chosen, ruinMode, focus, busy, animate}, t}
+  render(state) {
+    const { game, ui, t } = state;
+    this.root.setAttribute("aria-busy", ui.busy ? "true" : "false");
+    if (!game) return;
+    const over = game.phase === "over";
+    this.$("difficulty-chip").textContent = DIFFICULTY_NAMES[game.difficulty];
+    this.$("difficulty-chip").setAttribute("aria-label", t("difficulty_is", { name: DIFFICULTY_NAMES[game.difficulty] }));
+    this.$("status-score").textContent = over ? game.final_score.total : game.score.total;
+    this.$("status-turn").textContent = over ? game.turns : game.turns + 1;
+    this.renderPowersLeft(game, t);
+    this.renderBoard(state);
+    this.renderTurn(state);
+  }
+
+  renderPowersLeft(game, t) {
+    const node = this.$("status-powers");
+    const total = game.powers_left + game.powers_used;
+    if (total === 0) {
+      node.textContent = "";
+      return;
+    }
+    const stars = "✦".repeat(game.powers_left) + "✧".repeat(game.powers_used);
+    const cost = game.next_power_cost === null ? "" : ` −${game.next_power_cost}`;
+    node.textContent = stars + cost;
+    node.setAttribute("aria-label", game.next_power_cost === null
+      ? t("powers_none_left")
+      : t("powers_left", { n: game.powers_left, cost: game.next_power_cost }));
+    node.setAttribute("role", "img");
+  }
+
+  renderBoard({ game, ui, t }) {
+    const staged = game.staged_board.replaceAll("/", "");
+    const onSquare = new Map(game.dice.filter((d) => d.cell !== null).map((d) => [d.cell, d]));
+    let targets = new Set();
+    if (ui.ruinMode) targets = new Set(game.ruin_choices);
+    else if (ui.selected !== null && game.dice[ui.selected]) targets = new Set(game.dice[ui.selected].legal_cells);
+    this.squares.forEach((sq, i) => {
+      const ch = staged[i];
+      const isStaged = onSquare.has(i);
+      const kind = ch === "X" ? "ruin" : ch === "." ? "empty" : isStaged ? "staged" : "number";
+      const target = targets.has(i);
+      sq.className = `square ${kind === "empty" ? "" : kind}${target ? (ui.ruinMode ? " ruin-choice" : " legal") : ""}`;
+      const key = `${ch}${isStaged}`;
+      if (sq.dataset.key !== key) {
+        sq.dataset.key = key;
+        sq.replaceChildren();
+        if (kind === "ruin") sq.append(ruinIcon());
+        else if (kind !== "empty") sq.append(dieFace(Number(ch)));
+      }
+      const where = t("square_at", { row: Math.floor(i / 4) + 1, col: (i % 4) + 1 });
+      let what = t("square_empty");
+      if (kind === "ruin") what = t("square_ruin");
+      else if (kind === "number") what = t("square_number", { n: ch });
+      else if (kind === "staged") what = t("square_staged", { n: ch, die: onSquare.get(i).index + 1 });
+      const hint = target ? (ui.ruinMode ? t("square_can_ruin") : t("square_legal")) : "";
+      sq.setAttribute("aria-label", [where, what, hint].filter(Boolean).join(", "));
+      const actionable = target || (kind === "staged" && game.phase !== "over");
+      sq.setAttribute("aria-disabled", actionable && !ui.busy ? "false" : "true");
+      sq.tabIndex = i === ui.focus ? 0 : -1;
+    });
+    game.score.rows.forEach((line, r) => this.renderSum(this.rowSums[r], line, t, t("row_sum", { n: r + 1 })));
+    game.score.columns.forEach((line, c) => this.renderSum(this.colSums[c], line, t, t("column_sum", { n: c + 1 })));
+  }
+
+  renderSum(node, line, t, label) {
+    const badge = bonusText(t, line);
+    const key = `${line.sum}|${badge}`;
+    if (node.dataset.key === key) return;
+    const completedNow = badge && node.dataset.key !== undefined && !node.dataset.key.includes("+");
+    node.dataset.key = key;
+    node.replaceChildren(el("span", { class: "num", text: String(line.sum) }));
+    if (badge) node.append(el("span", { class: "badge", text: badge }));
+    node.setAttribute("aria-label", `${label}: ${line.sum}${badge ? `, ${badge}` : ""}`);
+    node.setAttribute("role", "note");
+    if (completedNow) {
+      node.classList.remove("line-done");
+      void node.offsetWidth;
+      node.classList.add("line-done");
+    }
+  }
+
+  renderTurn({ game, ui, t }) {
+    const phase = game.phase;
+    const message = this.$("message");
+    const banner = this.$("banner");
+    message.className = "message";
+    banner.hidden = phase !== "magdagdon";
+    if (phase === "magdagdon") {
+      this.$("banner-text").textContent = ui.ruinMode ? t("choose_ruin") : t("magdagdon_why", { n: game.required });
+      message.textContent = "";
+    } else if (phase === "roll") message.textContent = t("press_roll");
+    else if (phase === "over") message.textContent = t("game_over");
+    else if (game.dead_end) {
+      message.textContent = t("dead_end");
+      message.classList.add("dead-end");
+    } else if (ui.reroll) message.textContent = t("choose_reroll");
+    else if (game.can_confirm) message.textContent = t("can_confirm", { n: game.staged.length });
+    else message.textContent = t("place_at_least", { n: game.required });
+    this.renderTray(game, ui, t);
+    this.renderPowers(game, ui, t);
+    this.renderActions(game, ui, t);
+  }
+
+  renderTray(game, ui, t) {
+    const tray = this.$("tray");
+    const acting = game.phase === "place" || game.phase === "magdagdon";
+    const shown = game.dice.length ? this.dice.slice(0, game.dice.length) : [];
+    if (tray.children.length !== shown.length) tray.replaceChildren(...shown);
+    game.dice.forEach((d, i) => {
+      const node = this.dice[i];
+      if (node.dataset.value !== String(d.value) || ui.animate.includes(i)) {
+        node.dataset.value = String(d.value);
+        node.replaceChildren(dieFace(d.value));
+        if (ui.animate.includes(i)) {
+          node.classList.remove("rolling");
+          void node.offsetWidth;
+          node.classList.add("rolling");
+        }
+      }
+      const inTray = d.cell === null;
+      node.classList.toggle("selected", ui.selected === i && !ui.reroll);
+      node.classList.toggle("chosen", ui.reroll && ui.chosen.has(i));
+      node.classList.toggle("on-board", !inTray);
+      const where = inTray ? t("die_in_tray") : t("die_on_square", { n: d.cell + 1 });
+      node.setAttribute("aria-label", t("die_label", { n: i + 1, value: d.value, where }));
+      node.setAttribute("aria-pressed", String(ui.reroll ? ui.chosen.has(i) : ui.selected === i));
+      node.disabled = ui.busy || !acting || (ui.reroll && !d.can_reroll);
+    });
+  }
+
+  renderPowers(game, ui, t) {
+    const row = this.$("powers");
+    const has = game.powers_left + game.powers_used > 0;
+    row.hidden = !has || game.phase === "over" || game.phase === "roll";
+    if (row.hidden) return row.replaceChildren();
+    const cost = game.next_power_cost;
+    const die = ui.selected !== null ? game.dice[ui.selected] : null;
+    const power = (intent, label, full, attrs) => {
+      const node = button(intent, label, { className: "button power", ...attrs });
+      if (cost !== null) node.append(el("span", { class: "cost", text: ` −${cost}` }));
+      node.setAttribute("aria-label", cost === null ? full : t("power_label", { what: full, cost }));
+      return node;
+    };
+    if (ui.reroll) {
+      const n = ui.chosen.size;
+      const go = power("reroll-go", t("reroll_n", { n }), t("reroll_n", { n }), { disabled: ui.busy || n === 0 });
+      go.classList.add("primary");
+      row.replaceChildren(button("reroll-cancel", t("cancel"), { disabled: ui.busy }), go);
+      return;
+    }
+    const nodes = [
+      power("adjust", "−1", t("decrease"), { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }),
+      power("adjust", "+1", t("increase"), { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }),
+      power("reroll-start", t("reroll"), t("reroll"), { disabled: ui.busy || !game.can_use_power || !game.dice.some((d) => d.can_reroll) }),
+    ];
+    if (game.phase === "magdagdon" && game.rescues.length && !ui.ruinMode) {
+      const hint = game.rescues.map((r) => t(r.delta > 0 ? "rescue_up" : "rescue_down", { n: r.die + 1 })).join(" · ");
+      nodes.unshift(el("p", { class: "message", text: t("rescue_hint", { ways: hint }) }));
+    }
+    row.replaceChildren(...nodes);
+  }
+
+  renderActions(game, ui, t) {
+    const row = this.$("actions");
+    const busy = ui.busy;
+    if (game.phase === "roll") {
+      row.replaceChildren(button("roll", t("roll"), { className: "button primary", disabled: busy || !game.can_roll }));
+    } else if (game.phase === "place") {
+      row.replaceChildren(
+        button("unstage-all", t("take_back_all"), { disabled: busy || !game.can_unstage_all }),
+        button("confirm", t("confirm"), { className: "button primary", disabled: busy || !game.can_confirm }),
+      );
+    } else if (game.phase === "magdagdon") {
+      row.replaceChildren(ui.ruinMode
+        ? button("ruin-cancel", t("cancel"), { disabled: busy })
+        : button("accept", `${t("accept_magdagdon")} (−15)`, { className: "button danger", disabled: busy }));
+    } else {
+      row.replaceChildren(
+        button("open", t("result"), { "data-screen": "over" }),
+        button("new-game", t("new_game"), { className: "button primary", disabled: busy }),
+      );
+    }
+  }
+
+  shake() {
+    const board = this.$("board");
+    board.classList.remove("shake");
+    void board.offsetWidth;
+    board.classList.add("shake");
+  }
+}
