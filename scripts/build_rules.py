@@ -30,7 +30,10 @@ def _difficulty_line(cells: list[str]) -> str:
     count = f"{powers} Majda Power" + ("" if powers == "1" else "s")
     if penalties in ("—", "-", ""):
         return f"• {level}: {count}; place {dice} dice a turn."
-    return f"• {level}: {count}; place {dice} dice a turn; power penalties in order of use: {penalties}."
+    return (
+        f"• {level}: {count}; place {dice} dice a turn; "
+        f"power penalties in order of use: {penalties}."
+    )
 
 
 def english_text() -> str:
