@@ -53,6 +53,10 @@ export class Api {
     return this.request("GET", "/api/games/current");
   }
 
+  game(id) {
+    return this.request("GET", `/api/games/${encodeURIComponent(id)}`);
+  }
+
   async act(game, action) {
     try {
       return await this.request("POST", `/api/games/${game.id}/actions`, { version: game.version, action });

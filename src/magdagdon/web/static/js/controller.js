@@ -8,6 +8,7 @@ import { DIFFICULTY_NAMES } from "./view.js";
 
 const DIFFICULTY_KEY = "magdagdon.difficulty";
 const MOTION_KEY = "magdagdon.animations";
+const LAST_GAME_KEY = "magdagdon.lastGame";
 
 export class Controller {
   constructor({ api, view, t, doc }) {
@@ -45,7 +46,11 @@ export class Controller {
         this.setGame(await this.api.currentGame());
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== "no_current_game") throw error;
-        this.setGame(await this.newGame(localStorage.getItem(DIFFICULTY_KEY) || "peaceful"));
+        // After a reload on the game-over sheet, show that result again rather than a new game.
+        const last = localStorage.getItem(LAST_GAME_KEY);
+        const finished = last ? await this.api.game(last).catch(() => null) : null;
+        if (finished && finished.phase === "over") this.setGame(finished);
+        else this.setGame(await this.newGame(localStorage.getItem(DIFFICULTY_KEY) || "peaceful"));
       }
     });
   }
@@ -60,6 +65,7 @@ export class Controller {
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
     localStorage.setItem(DIFFICULTY_KEY, game.difficulty);
+    localStorage.setItem(LAST_GAME_KEY, game.id);
     this.ui.animate = this.animations ? animate : [];
     if (this.ui.selected !== null && !(game.dice[this.ui.selected] && game.dice[this.ui.selected].cell === null)) this.ui.selected = null;
     if (game.phase !== "place" && game.phase !== "magdagdon") this.ui.reroll = false;

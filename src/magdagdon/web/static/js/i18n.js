@@ -21,7 +21,7 @@ export async function loadCatalog(language) {
   return translator(catalog, language);
 }
 
-// t("key", {n: 2}) → the catalog's text with {n} replaced; plural forms as key.one / key.other.
+// t(key, {n: 2}) → the catalog's text with {n} replaced; plural forms as key.one / key.other.
 function translator(catalog, language) {
   const rules = new Intl.PluralRules(language);
   const t = (key, params = {}) => {

@@ -112,7 +112,7 @@ export function gameOver(t, game) {
       row(t("base"), String(s.base)),
       ...lines.map(([label, l]) => row(`${label}: ${bonusText(t, l)}`, `+${l.bonus_points}`)),
       row(t("ruins_n", { n: s.ruins }), `−${s.ruin_penalty}`),
-      row(t("powers_used_n", { n: game.powers_used }), `−${s.power_penalty}`),
+      game.difficulty === "nightmare" ? null : row(t("powers_used_n", { n: game.powers_used }), `−${s.power_penalty}`),
       row(t("total"), String(s.total))));
   const places = game.places
     ? el("p", { text: t("places", { all: game.places.all, me: game.places.me, name: DIFFICULTY_NAMES[game.difficulty] }) })

@@ -169,7 +169,10 @@ export class View {
     const completedNow = badge && node.dataset.key !== undefined && !node.dataset.key.includes("+");
     node.dataset.key = key;
     node.replaceChildren(el("span", { class: "num", text: String(line.sum) }));
-    if (badge) node.append(el("span", { class: "badge", text: badge }));
+    if (badge) {
+      node.append(el("span", { class: "badge" },
+        el("span", { text: t(`bonus_${line.bonus}`) }), el("span", { text: `+${line.bonus_points}` })));
+    }
     node.setAttribute("aria-label", `${label}: ${line.sum}${badge ? `, ${badge}` : ""}`);
     node.setAttribute("role", "note");
     if (completedNow) {
