@@ -7,7 +7,7 @@ and obviously right; the fast engine is tested against it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 Grid = list[str]  # 16 characters: '.', '1'-'6' or 'X'
 
@@ -45,38 +45,34 @@ def legal_squares(board: Grid, value: int) -> set[int]:
     return {sq for sq in range(16) if is_legal(board, value, sq)}
 
 
-def staging_orders(board: Grid, dice: Sequence[int], depth: int) -> list[list[tuple[int, int]]]:
-    """Every legal staging order of exactly ``depth`` of the dice, as (value, square) lists."""
+def iter_staging_orders(
+    board: Grid, dice: Sequence[int], depth: int
+) -> Iterator[list[tuple[int, int]]]:
+    """Every legal staging order of exactly ``depth`` of the dice, as (value, square) lists,
+    depth first (so the first one comes without looking at the rest)."""
     if depth == 0:
-        return [[]]
-    orders = []
+        yield []
+        return
     for i, value in enumerate(dice):
         rest = list(dice[:i]) + list(dice[i + 1 :])
         for sq in range(16):
             if is_legal(board, value, sq):
                 after = list(board)
                 after[sq] = str(value)
-                for tail in staging_orders(after, rest, depth - 1):
-                    orders.append([(value, sq), *tail])
-    return orders
+                for tail in iter_staging_orders(after, rest, depth - 1):
+                    yield [(value, sq), *tail]
+
+
+def staging_orders(board: Grid, dice: Sequence[int], depth: int) -> list[list[tuple[int, int]]]:
+    """All legal staging orders of exactly ``depth`` of the dice."""
+    return list(iter_staging_orders(board, dice, depth))
 
 
 def first_staging_order(
     board: Grid, dice: Sequence[int], required: int
 ) -> list[tuple[int, int]] | None:
     """A naive depth-first search: the first legal staging order of ``required`` dice, or None."""
-    if required == 0:
-        return []
-    for i, value in enumerate(dice):
-        rest = list(dice[:i]) + list(dice[i + 1 :])
-        for sq in range(16):
-            if is_legal(board, value, sq):
-                after = list(board)
-                after[sq] = str(value)
-                tail = first_staging_order(after, rest, required - 1)
-                if tail is not None:
-                    return [(value, sq), *tail]
-    return None
+    return next(iter_staging_orders(board, dice, required), None)
 
 
 def is_magdagdon(board: Grid, dice: Sequence[int], required: int) -> bool:
