@@ -36,6 +36,15 @@ class Settings(BaseSettings):
         description="Test only: let POST /api/games fix the dice seed. Never enable in production.",
     )
     max_unfinished_games: int = Field(default=1, ge=1, description="Per player.")
+    rate_limits: bool = Field(default=True, description="Apply the rate limits below.")
+    player_actions_per_second: float = Field(default=20, gt=0, description="Per player.")
+    address_actions_per_second: float = Field(default=200, gt=0, description="Per address.")
+    player_games_per_minute: float = Field(default=20, gt=0, description="New games per player.")
+    address_games_per_minute: float = Field(default=120, gt=0, description="New games per address.")
+    address_players_per_minute: float = Field(
+        default=120, gt=0, description="New players (first visits) per address."
+    )
+    max_body_bytes: int = Field(default=16_384, ge=1024, description="Largest request body.")
     threads: int | None = Field(
         default=None,
         ge=1,

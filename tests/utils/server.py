@@ -25,14 +25,24 @@ def free_port() -> int:
 
 @contextmanager
 def running_server(
-    database_url: str, *, port: int | None = None, workers: int = 1, log: Path | None = None
+    database_url: str,
+    *,
+    port: int | None = None,
+    workers: int = 1,
+    log: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> Iterator[str]:
-    """Run the server until the block ends; yields its base URL."""
+    """Run the server until the block ends; yields its base URL.
+
+    Test seeds are allowed and rate limits off unless ``env`` says otherwise.
+    """
     port = port or free_port()
     env = {
         **os.environ,
         "MAGDAGDON_DATABASE_URL": database_url,
         "MAGDAGDON_ALLOW_TEST_SEEDS": "1",
+        "MAGDAGDON_RATE_LIMITS": "false",
+        **(env or {}),
     }
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
     process = subprocess.Popen(

@@ -10,17 +10,51 @@ from pathlib import Path
 
 from anyio import to_thread
 from fastapi import FastAPI
+from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
 from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .deps import PlayerCookieMiddleware
 from .errors import install_error_handlers
+from .limits import Limits, RateLimiter
 from .routes import games, health, highscores, players
+from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
 
 STATIC = Path(__file__).parent / "static"
 mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+
+DOCS_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>MAGDAGDON API</title>
+<link rel="stylesheet" href="/docs-assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs-assets/swagger-ui-bundle.js"></script>
+<script src="/js/docs.js"></script></body></html>
+"""
+
+
+def limits_for(settings: Settings) -> Limits:
+    """The rate limiters the settings ask for (bursts of a few seconds' worth)."""
+    return Limits(
+        actions_per_player=RateLimiter(
+            settings.player_actions_per_second, 3 * settings.player_actions_per_second
+        ),
+        actions_per_address=RateLimiter(
+            settings.address_actions_per_second, 3 * settings.address_actions_per_second
+        ),
+        games_per_player=RateLimiter(
+            settings.player_games_per_minute / 60, settings.player_games_per_minute
+        ),
+        games_per_address=RateLimiter(
+            settings.address_games_per_minute / 60, settings.address_games_per_minute
+        ),
+        players_per_address=RateLimiter(
+            settings.address_players_per_minute / 60, 2 * settings.address_players_per_minute
+        ),
+    )
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
@@ -48,11 +82,22 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         version=__version__,
         summary="The CUBIRI dice puzzle: the server is the authority on every roll and score.",
         lifespan=lifespan,
+        docs_url=None,  # served below from this app's own files, not a CDN
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.store = Store(database)
+    app.state.limits = limits_for(settings) if settings.rate_limits else None
     install_error_handlers(app)
     app.add_middleware(PlayerCookieMiddleware)
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(DOCS_PAGE)
+
     for module in (health, games, highscores, players):
         app.include_router(module.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="client")

@@ -17,6 +17,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..settings import Settings
 from ..store import Store
+from .errors import ApiError
+from .limits import Limits
 
 COOKIE = "magdagdon_player"
 COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
@@ -73,6 +75,7 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
     known = await known_player(request, store)
     if known is not None:
         return known
+    enforce(request, "players_per_address", client_address(request))
     player_id, token = await run_store(store, store.create_player)
     cookie = Response()
     cookie.set_cookie(
@@ -114,4 +117,38 @@ class PlayerCookieMiddleware:
 
 
 CurrentPlayer = Annotated[int, Depends(current_player)]
+
+
+def client_address(request: Request) -> str:
+    """The client's address (from X-Forwarded-For when a trusted proxy sent it)."""
+    return request.client.host if request.client else "unknown"
+
+
+def enforce(request: Request, limit: str, key: str) -> None:
+    """Count one event against a rate limit; 429 with Retry-After when it is exhausted."""
+    limits: Limits | None = request.app.state.limits
+    if limits is None:
+        return
+    wait = getattr(limits, limit).hit(key)
+    if wait is not None:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"Too many requests: try again in {wait} s.",
+            headers={"Retry-After": str(wait)},
+        )
+
+
+async def limit_games(request: Request, player: CurrentPlayer) -> None:
+    """Rate limits on starting games."""
+    enforce(request, "games_per_player", str(player))
+    enforce(request, "games_per_address", client_address(request))
+
+
+async def limit_actions(request: Request, player: CurrentPlayer) -> None:
+    """Rate limits on actions."""
+    enforce(request, "actions_per_player", str(player))
+    enforce(request, "actions_per_address", client_address(request))
+
+
 KnownPlayer = Annotated[int | None, Depends(known_player)]

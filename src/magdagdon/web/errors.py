@@ -21,17 +21,22 @@ log = logging.getLogger("magdagdon.web")
 class ApiError(Exception):
     """An error the API answers with its own code and status."""
 
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
-        self.extra = extra
+        self.headers = headers
 
 
-def error_response(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None, **extra: Any
+) -> JSONResponse:
     """The JSON error answer."""
-    return JSONResponse({"error": {"code": code, "message": message}, **extra}, status_code=status)
+    body = {"error": {"code": code, "message": message}, **extra}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _describe_validation(exc: RequestValidationError) -> str:
@@ -48,7 +53,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return error_response(exc.status, exc.code, exc.message, **exc.extra)
+        return error_response(exc.status, exc.code, exc.message, headers=exc.headers)
 
     @app.exception_handler(RuleViolation)
     async def _rule(request: Request, exc: RuleViolation) -> JSONResponse:

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Depends, Response, status
 
 from ...engine import Difficulty, Game
 from ...store import GameRow, Store
-from ..deps import CurrentPlayer, KnownPlayer, SettingsDep, StoreDep, run_store
+from ..deps import (
+    CurrentPlayer,
+    KnownPlayer,
+    SettingsDep,
+    StoreDep,
+    limit_actions,
+    limit_games,
+    run_store,
+)
 from ..errors import ApiError
 from ..schemas import ActionRequest, ErrorResponse, GameConflict, GameCreate, GameView, Replay
 from ..view import game_view
@@ -24,9 +32,11 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
     "",
     status_code=status.HTTP_201_CREATED,
     response_model=GameView,
+    dependencies=[Depends(limit_games)],
     responses={
         409: {"model": GameConflict, "description": "A game is in progress (see `abandon`)."},
         422: {"model": ErrorResponse, "description": "Invalid request."},
+        429: {"model": ErrorResponse, "description": "Too many new games: see Retry-After."},
     },
 )
 async def create_game(
@@ -79,8 +89,10 @@ async def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Res
 @router.post(
     "/{game_id}/actions",
     response_model=GameView,
+    dependencies=[Depends(limit_actions)],
     responses={
         **_NOT_FOUND,
+        429: {"model": ErrorResponse, "description": "Too many actions: see Retry-After."},
         409: {"model": GameConflict, "description": "Stale version: the current view is included."},
         422: {"model": ErrorResponse, "description": "Illegal or malformed action."},
     },
