@@ -10,7 +10,9 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx2
 
@@ -23,16 +25,36 @@ def free_port() -> int:
         return port
 
 
+@dataclass
+class ServerProcess:
+    """A running ``magdagdon serve``."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flushing, as in a crash or a power cut."""
+        self.process.kill()
+        self.process.wait()
+
+
 @contextmanager
-def running_server(
+def running_server(*args: Any, **kwargs: Any) -> Iterator[str]:
+    """:func:`server_process`, yielding only its base URL."""
+    with server_process(*args, **kwargs) as server:
+        yield server.url
+
+
+@contextmanager
+def server_process(
     database_url: str,
     *,
     port: int | None = None,
     workers: int = 1,
     log: Path | None = None,
     env: dict[str, str] | None = None,
-) -> Iterator[str]:
-    """Run the server until the block ends; yields its base URL.
+) -> Iterator[ServerProcess]:
+    """Run the server until the block ends.
 
     Test seeds are allowed and rate limits off unless ``env`` says otherwise.
     """
@@ -76,9 +98,10 @@ def running_server(
             if time.monotonic() > deadline:
                 raise RuntimeError("the server did not start within 30 s")
             time.sleep(0.1)
-        yield url
+        yield ServerProcess(url, process)
     finally:
-        process.send_signal(signal.SIGTERM)
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:

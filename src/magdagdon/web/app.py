@@ -12,6 +12,8 @@ from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.convertors import Convertor, register_url_convertor
+from starlette.routing import Route
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
@@ -21,6 +23,7 @@ from .deps import PlayerCookieMiddleware
 from .errors import install_error_handlers
 from .limits import Limits, RateLimiter
 from .routes import games, health, highscores, players
+from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
 
 STATIC = Path(__file__).parent / "static"
@@ -34,6 +37,21 @@ DOCS_PAGE = """<!doctype html>
 <script src="/docs-assets/swagger-ui-bundle.js"></script>
 <script src="/js/docs.js"></script></body></html>
 """
+
+
+class ClientPathConvertor(Convertor[str]):
+    """Any path outside /api/ (the static client's files)."""
+
+    regex = r"(?!api(?:/|$)).*"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("client", ClientPathConvertor())
 
 
 def limits_for(settings: Settings) -> Limits:
@@ -84,6 +102,12 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         lifespan=lifespan,
         docs_url=None,  # served below from this app's own files, not a CDN
         redoc_url=None,
+        responses={
+            413: {"model": ErrorResponse, "description": "The request body is too large."},
+            422: {"model": ErrorResponse, "description": "Invalid request or illegal action."},
+            500: {"model": ErrorResponse, "description": "A stored game cannot be loaded."},
+            503: {"model": ErrorResponse, "description": "The database does not answer."},
+        },
     )
     app.state.settings = settings
     app.state.store = Store(database)
@@ -100,5 +124,11 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
 
     for module in (health, games, highscores, players):
         app.include_router(module.router)
-    app.mount("/", StaticFiles(directory=STATIC, html=True), name="client")
+    # The client's files, for GET and HEAD only: a Mount would answer every method on every
+    # path, so a wrong method on an API path would get the files' Allow instead of its own.
+    # Paths under /api/ are never files: a wrong method there answers 405 with its Allow.
+    client = StaticFiles(directory=STATIC, html=True)
+    app.router.routes.append(
+        Route("/{path:client}", client, methods=["GET", "HEAD"], name="client")
+    )
     return app

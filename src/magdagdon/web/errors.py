@@ -114,7 +114,22 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if exc.status_code == 400:  # FastAPI could not parse the body at all
+            return error_response(422, "invalid_request", "The request body must be a JSON object.")
         codes = {404: "not_found", 405: "method_not_allowed"}
+        headers = dict(exc.headers) if exc.headers else None
+        if exc.status_code == 405:  # Starlette names only the first matching route's methods
+            headers = {"Allow": ", ".join(allowed_methods(request))}
         return error_response(
-            exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail)
+            exc.status_code, codes.get(exc.status_code, "http_error"), str(exc.detail), headers
         )
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers on this request's path."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(request.url.path) and getattr(route, "methods", None):
+            methods |= route.methods
+    return sorted(methods)
