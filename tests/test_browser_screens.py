@@ -171,3 +171,35 @@ def test_new_player_page_plays_a_turn_from_scratch(page: Any, live_server: str) 
     page.wait_for_selector("[data-intent='roll']")
     ui = UiPlayer(page, live_server)
     assert ui.view()["phase"] == "roll"
+
+
+def test_a_name_with_markup_is_shown_as_text(browser: Any, tmp_path: Any) -> None:
+    """The API refuses such names; one in the database anyway (a tampered or older row) is
+    still drawn as text, never as markup."""
+    from sqlalchemy import create_engine, text
+
+    from .utils.server import running_server
+
+    url = f"sqlite:///{tmp_path / 'names.db'}"
+    evil = '<img src=x onerror="document.title=1"><script>document.title=2</script>'
+    with running_server(url) as base:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda d: dialogs.append(d.message))
+        page.goto(base)
+        page.wait_for_selector("[data-intent='roll']")
+        finish_game_quickly(page, base, "nightmare", 5)
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(text("UPDATE players SET name = :n"), {"n": evil})
+        engine.dispose()
+        page.click("#menu-button")
+        page.click("#sheet [data-intent='open'][data-screen='scores']")
+        page.click("[data-intent='scores-difficulty'][data-difficulty='nightmare']")
+        cell = page.locator("tr.mine td").nth(1)
+        cell.wait_for()
+        assert cell.inner_text() == evil
+        assert page.locator("#sheet-body img, #sheet-body script").count() == 0
+        assert page.title() == "MAGDAGDON" and not dialogs
+        context.close()

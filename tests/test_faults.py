@@ -126,3 +126,38 @@ def test_several_workers_share_the_games(database_url: str, workers: int) -> Non
             assert c.get(f"/api/games/{view['id']}").json()["version"] == view["version"]
         rows = c.get("/api/highscores/survival?scope=me").json()["rows"]
         assert [r["score"] for r in rows] == [view["final_score"]["total"]]
+
+
+def test_migrations_run_once_when_workers_start_together(database_url: str) -> None:
+    """Several processes migrating one fresh database at the same moment all succeed."""
+    if database_url.startswith("postgresql"):  # the fixture emptied it; start from nothing
+        engine = create_engine(database_url)
+        with engine.begin() as conn:
+            conn.execute(text("DROP TABLE IF EXISTS highscores, games, players, alembic_version"))
+        engine.dispose()
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from magdagdon.store import Database; "
+        "Database(sys.argv[1]).migrate(); print('ok')"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, database_url], stdout=subprocess.PIPE)
+        for _ in range(4)
+    ]
+    outputs = [p.communicate(timeout=60)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0, 0], outputs
+    engine = create_engine(database_url)
+    with engine.connect() as conn:
+        versions = conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    engine.dispose()
+    assert versions == ["0001"]
+
+
+def test_cookies_are_secure_behind_a_proxy_that_says_https(tmp_path: Any) -> None:
+    with running_server(f"sqlite:///{tmp_path / 'p.db'}") as base:
+        plain = httpx2.get(f"{base}/api/players/me")
+        assert "secure" not in plain.headers["set-cookie"].lower()
+        proxied = httpx2.get(f"{base}/api/players/me", headers={"X-Forwarded-Proto": "https"})
+        assert "secure" in proxied.headers["set-cookie"].lower()

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import threading
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no cross-process lock for SQLite
+    fcntl = None  # type: ignore[assignment]
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -93,7 +98,7 @@ class Database:
         """Bring the schema to the newest migration (safe when several processes start at once)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.connect() as connection:
+        with self._file_lock(), self.engine.connect() as connection:
             if not self.is_sqlite:
                 connection.execute(text("SELECT pg_advisory_lock(:id)"), {"id": _MIGRATION_LOCK_ID})
                 connection.commit()
@@ -107,6 +112,22 @@ class Database:
                         text("SELECT pg_advisory_unlock(:id)"), {"id": _MIGRATION_LOCK_ID}
                     )
                     connection.commit()
+
+    @contextmanager
+    def _file_lock(self) -> Iterator[None]:
+        """For an SQLite file: an exclusive lock beside it while migrating (other processes
+        wait, then find the schema current)."""
+        database = make_url(self.url).database if self.is_sqlite else None
+        if not database or database == ":memory:" or database.startswith("file:") or fcntl is None:
+            yield
+            return
+        lock_path = Path(database).expanduser().with_suffix(".migrate-lock")
+        with open(lock_path, "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def ping(self) -> None:
         """Raise if the database cannot answer a query now."""
