@@ -1,8 +1,8 @@
 """Server load: concurrent simulated players over HTTP, next to /api/health at the same load.
 
-Run: ``python -m benchmarks.server_load [--players 50] [--seconds 15]`` from the repository
-root. It starts ``magdagdon serve`` on a temporary SQLite file (or ``--database-url``), then
-in one run measures
+Run: ``python -m benchmarks.server_load [--players 50] [--seconds 15] [--compare PG_URL]``
+from the repository root. It starts ``magdagdon serve`` on a temporary SQLite file (or
+``--database-url``), then in one run measures
 
 1. capacity: ``/api/health`` with N concurrent clients, then N concurrent players (each its
    own cookie) playing whole games (create, roll, stage, powers, MAGDAGDON, confirm, ...)
@@ -10,8 +10,9 @@ in one run measures
 2. latency: the N players again, pausing between actions (mean 1 s, a quick person; then
    0.25 s and 0.1 s, far faster than people play), with one /api/health probe beside them.
 
-It prints p50/p99 latency and requests per second of each. The load generator shares the
-machine's two cores with the server. Prints figures; asserts nothing.
+It prints p50/p99 latency and requests per second of each. ``--compare`` runs the same load
+on 2 workers with PostgreSQL afterwards and prints both setups side by side. The load
+generator shares the machine's two cores with the server. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from urllib.request import Request
 import httpx2
 
 from tests.utils.api import ViewPlayer
+from tests.utils.pg import temporary_database
 from tests.utils.server import running_server
 
 
@@ -146,21 +148,33 @@ async def play(
 PACES = (1.0, 0.25, 0.1)
 
 
-async def paced(base: str, players: int, seconds: float, difficulty: str, think: float) -> str:
+async def paced(
+    base: str, players: int, seconds: float, difficulty: str, think: float
+) -> tuple[Tally, Tally]:
     """Players pausing ``think`` s on average between actions, and one health probe beside them."""
     actions, health = await asyncio.gather(
         play(base, players, seconds, difficulty, think=think), hammer_health(base, 1, seconds)
     )
-    return (
-        f"  think {think:4.2f} s  actions {actions.summary(seconds)}\n"
-        f"               health  {health.summary(seconds)}"
-    )
+    return actions, health
 
 
-def run(database_url: str, players: int, seconds: float, workers: int, difficulty: str) -> None:
+@dataclass
+class Figures:
+    """What one setup measured."""
+
+    setup: str
+    health: Tally
+    actions: Tally
+    paced: dict[float, Tally]
+
+
+def run(database_url: str, players: int, seconds: float, workers: int, difficulty: str) -> Figures:
     """Start the server and measure: capacity (no pauses), then latency at several paces."""
+    setup = (
+        f"{workers} worker{'s' if workers > 1 else ''}, {database_url.split('+')[0].split(':')[0]}"
+    )
     with running_server(database_url, workers=workers) as base:
-        print(f"server: {workers} worker(s), {database_url.split('://')[0]}; {players} clients")
+        print(f"server: {setup}; {players} clients")
         asyncio.run(hammer_health(base, players, 2))  # warm up
         health = asyncio.run(hammer_health(base, players, seconds))
         actions = asyncio.run(play(base, players, seconds, difficulty))
@@ -170,8 +184,32 @@ def run(database_url: str, players: int, seconds: float, workers: int, difficult
         ratio = len(actions.latencies) / max(1, len(health.latencies))
         print(f"  action rate / health rate = {ratio:.2f}")
         print("latency: players pause between actions (exponential, mean `think`)")
+        paced_figures: dict[float, Tally] = {}
         for think in PACES:
-            print(asyncio.run(paced(base, players, seconds, difficulty, think)))
+            acts, probe = asyncio.run(paced(base, players, seconds, difficulty, think))
+            paced_figures[think] = acts
+            print(f"  think {think:4.2f} s  actions {acts.summary(seconds)}")
+            print(f"               health  {probe.summary(seconds)}")
+    return Figures(setup, health, actions, paced_figures)
+
+
+def side_by_side(results: list[Figures], seconds: float) -> None:
+    """One line per setup: capacity and p99 latency at each pace."""
+
+    def p99(t: Tally) -> float:
+        lat = sorted(t.latencies)
+        return lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else float("nan")
+
+    head = "".join(f"  p99 @{think:.2f}s" for think in PACES)
+    print(f"\n{'setup':<22}{'actions/s':>10}{'health/s':>10}{'ratio':>7}{head}{'  errors':>8}")
+    for r in results:
+        errors = sum(sum(t.errors.values()) for t in (r.health, r.actions, *r.paced.values()))
+        cells = "".join(f"{p99(r.paced[think]):>11.1f}ms" for think in PACES)
+        print(
+            f"{r.setup:<22}{len(r.actions.latencies) / seconds:>10.0f}"
+            f"{len(r.health.latencies) / seconds:>10.0f}"
+            f"{len(r.actions.latencies) / max(1, len(r.health.latencies)):>7.2f}{cells}{errors:>8}"
+        )
 
 
 def main() -> None:
@@ -182,10 +220,21 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--difficulty", default="peaceful")
     parser.add_argument("--database-url", help="default: a temporary SQLite file")
+    parser.add_argument(
+        "--compare",
+        metavar="POSTGRES_URL",
+        help="also run 2 workers on a temporary database on this PostgreSQL server, "
+        "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/test, and print both side by side",
+    )
     args = parser.parse_args()
+    results = []
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'load.db'}"
-        run(url, args.players, args.seconds, args.workers, args.difficulty)
+        results.append(run(url, args.players, args.seconds, args.workers, args.difficulty))
+    if args.compare:
+        with temporary_database(args.compare, prefix="magdagdon_bench") as pg_url:
+            results.append(run(pg_url, args.players, args.seconds, 2, args.difficulty))
+        side_by_side(results, args.seconds)
     sys.stdout.flush()
 
 

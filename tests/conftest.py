@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, text
 
 from magdagdon.settings import Settings
 
@@ -20,20 +19,13 @@ PG_ENV = "MAGDAGDON_TEST_DATABASE_URL"
 @pytest.fixture(scope="session")
 def postgres_server_url() -> Iterator[str]:
     """A fresh PostgreSQL database for this test session, dropped at the end."""
+    from .utils.pg import temporary_database
+
     base = os.environ.get(PG_ENV)
     if not base:
         pytest.skip(f"{PG_ENV} is not set")
-    url = make_url(base)
-    name = f"magdagdon_test_{secrets.token_hex(4)}"
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with temporary_database(base) as url:
+        yield url
 
 
 def _truncate(url: str) -> None:
