@@ -110,6 +110,20 @@ def test_rate_limits_answer_429_with_retry_after(database_url: str) -> None:
         assert r.status_code == 429 and "retry-after" in r.headers
 
 
+def test_actions_per_address_are_limited_across_players(database_url: str) -> None:
+    settings = Settings(database_url=database_url, address_actions_per_second=1)
+    with TestClient(create_app(settings)) as first, TestClient(first.app) as second:
+        codes = []
+        for client in (first, second, first, second):
+            view = new_game(client, "peaceful", abandon=True)
+            r = client.post(
+                f"/api/games/{view['id']}/actions",
+                json={"version": view["version"], "action": {"type": "confirm"}},
+            )
+            codes.append(r.status_code)
+        assert codes[:3] == [422, 422, 422] and codes[3] == 429  # a burst of 3 per address
+
+
 def test_new_players_per_address_are_limited(database_url: str) -> None:
     settings = Settings(database_url=database_url, address_players_per_minute=3)
     with TestClient(create_app(settings)) as c:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 
 from .utils.api import act, finish_turn, new_game, play_to_end, play_turn
 from .utils.server import running_server
@@ -58,8 +59,12 @@ def race(client: httpx2.Client, view: dict[str, Any], actions: list[dict[str, An
     return sorted(codes)
 
 
-def test_two_actions_on_one_version_exactly_one_applies(database_url: str) -> None:
-    with running_server(database_url) as base, httpx2.Client(base_url=base) as client:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_two_actions_on_one_version_exactly_one_applies(database_url: str, workers: int) -> None:
+    with (
+        running_server(database_url, workers=workers) as base,
+        httpx2.Client(base_url=base) as client,
+    ):
         view = new_game(client, "peaceful", seed=4)
         while view["phase"] != "over":
             assert race(client, view, [{"type": "roll"}, {"type": "roll"}]) == [200, 409]
