@@ -19,7 +19,6 @@ from swagger_ui_bundle import swagger_ui_path
 from .. import __version__
 from ..settings import Settings, get_settings
 from ..store import Database, Store
-from .deps import PlayerCookieMiddleware
 from .errors import install_error_handlers
 from .limits import Limits, RateLimiter
 from .routes import games, health, highscores, players
@@ -113,7 +112,6 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.state.store = Store(database)
     app.state.limits = limits_for(settings) if settings.rate_limits else None
     install_error_handlers(app)
-    app.add_middleware(PlayerCookieMiddleware)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")

@@ -13,7 +13,6 @@ from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request, Response
 from starlette.concurrency import run_in_threadpool
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..settings import Settings
 from ..store import Store
@@ -87,33 +86,10 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
         secure=_secure(request, settings),
         path="/",
     )
+    # Routes return ready JSON responses that FastAPI's per-dependency headers would not
+    # reach: the response-headers layer (security.py) adds this cookie to the answer.
     request.state.player_cookie = cookie.raw_headers[-1]
     return player_id
-
-
-class PlayerCookieMiddleware:
-    """Adds the cookie of a player created during the request to whatever answer it gets.
-
-    Routes return ready JSON responses, which FastAPI's per-dependency response headers
-    would not reach; this pure ASGI layer costs nothing on requests that made no player.
-    """
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_cookie(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                cookie = scope.get("state", {}).get("player_cookie")
-                if cookie is not None:
-                    message["headers"] = [*message.get("headers", []), cookie]
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookie)
 
 
 CurrentPlayer = Annotated[int, Depends(current_player)]

@@ -25,7 +25,8 @@ HEADERS = [
 
 
 class SecurityHeadersMiddleware:
-    """Adds the Content-Security-Policy and the other security headers to every answer."""
+    """Adds the Content-Security-Policy and the other security headers to every answer, and
+    the cookie of a player created while answering (``request.state.player_cookie``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -40,7 +41,11 @@ class SecurityHeadersMiddleware:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0] not in _OURS]
-                message["headers"] = [*headers, (b"content-security-policy", policy), *HEADERS]
+                headers += [(b"content-security-policy", policy), *HEADERS]
+                cookie = scope.get("state", {}).get("player_cookie")
+                if cookie is not None:
+                    headers.append(cookie)
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
