@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from magdagdon.engine import Board, divide, legal_cells, perft
+from magdagdon.engine import Board, divide, legal_cells, perft, staged_results
 
 from . import reference
 from .strategies import played_boards
@@ -59,3 +59,18 @@ def test_agrees_with_reference(board: Board, dice: list[int], required: int) -> 
     assert perft(board, dice, required) == reference.perft(
         reference.grid(str(board)), dice, required
     )
+
+
+@pytest.mark.parametrize(("board", "dice", "required", "count"), table())
+def test_staged_results_are_the_perft_results_each_with_a_legal_order(
+    board: str, dice: list[int], required: int, count: int
+) -> None:
+    results = staged_results(Board.parse(board), dice, required)
+    assert len(results) == count
+    grid = reference.grid(board)
+    seen = set()
+    for order in results:
+        assert len(order) >= required and reference.order_is_legal(grid, order)
+        key = frozenset((sq, v) for v, sq in order)
+        assert key not in seen
+        seen.add(key)

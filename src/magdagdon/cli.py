@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .engine import Board, Difficulty, NotationError, find_placement, score_board, square_label
 from .engine.scoring import LineScore, ScoreBreakdown
@@ -104,6 +105,92 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play many seeded games with a bot; print statistics (and compare with another bot)."""
+    import json
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TimeRemainingColumn,
+    )
+    from rich.table import Table
+
+    from .ai.simulate import histogram_svg, paired, run_games, summarize
+
+    bots = [args.bot] + ([args.vs] if args.vs else [])
+    console = Console(stderr=True)
+    runs = {}
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=args.json or not console.is_terminal,
+    ) as progress:
+        for bot in bots:
+            task = progress.add_task(f"{bot} {args.difficulty}", total=args.games)
+
+            def advance(task: TaskID = task) -> None:
+                progress.advance(task)
+
+            runs[bot] = run_games(
+                bot, args.difficulty, args.games, args.seed, args.processes, progress=advance
+            )
+    summaries = {
+        bot: summarize(results, bot, args.difficulty, args.seed) for bot, results in runs.items()
+    }
+    comparison = paired(runs[args.bot], runs[args.vs]) if args.vs else None
+    if args.plot:
+        Path(args.plot).write_text(
+            histogram_svg({bot: [r.score for r in runs[bot]] for bot in bots})
+        )
+    if args.json:
+        out = dict(summaries[args.bot])
+        if args.vs:
+            out["vs"] = summaries[args.vs]
+            out["paired"] = comparison
+        print(json.dumps(out))
+        return 0
+    table = Table(title=f"{args.games} {args.difficulty.upper()} games, seed {args.seed}")
+    table.add_column("")
+    for bot in bots:
+        table.add_column(bot, justify="right")
+    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+        ("mean ± 95% CI", lambda s: f"{s['mean']:.1f} ± {s['ci95']:.1f}"),
+        ("sd", lambda s: f"{s['sd']:.1f}"),
+        *[
+            (name, lambda s, name=name: f"{s['percentiles'][name]:.0f}")
+            for name in ("p5", "p25", "p50", "p75", "p95")
+        ],
+        ("ruins per game", lambda s: f"{s['ruins_per_game']:.2f}"),
+        ("STRAIGHT per game", lambda s: f"{s['bonuses_per_game']['straight']:.2f}"),
+        ("FOUR per game", lambda s: f"{s['bonuses_per_game']['four']:.2f}"),
+        ("TWO PAIRS per game", lambda s: f"{s['bonuses_per_game']['two_pairs']:.2f}"),
+        ("powers per game", lambda s: f"{s['powers_per_game']:.2f}"),
+        (
+            "ms per decision p50 / p99",
+            lambda s: f"{s['ms_per_decision_p50']:.2f} / {s['ms_per_decision_p99']:.2f}",
+        ),
+    ]
+    for label, cell in rows:
+        table.add_row(label, *(str(cell(summaries[bot])) for bot in bots))
+    Console().print(table)
+    if comparison:
+        print(
+            f"paired difference {args.bot} − {args.vs}: {comparison['mean_difference']:+.1f} "
+            f"± {comparison['ci95']:.1f} (95% CI, same {args.games} seeds)"
+        )
+    if args.plot:
+        print(f"histogram written to {args.plot}")
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -138,6 +225,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
     )
     p.set_defaults(func=cmd_serve)
+
+    from .ai.players import PLAYERS
+
+    p = sub.add_parser("simulate", help="play many seeded games with a bot and print statistics")
+    p.add_argument("--bot", choices=list(PLAYERS), default="greedy")
+    p.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="peaceful")
+    p.add_argument("--games", type=_positive, default=100)
+    p.add_argument("--seed", type=int, default=0, help="evaluation seed (games use seed, index)")
+    p.add_argument("--vs", choices=list(PLAYERS), help="also play this bot on the same seeds")
+    p.add_argument("--plot", metavar="FILE.svg", help="write the score histogram(s) as SVG")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--processes", type=_positive, default=1, help="worker processes (e.g. 2)")
+    p.set_defaults(func=cmd_simulate)
     return parser
 
 

@@ -8,7 +8,7 @@
 from .board import EMPTY, RUIN, Board, NotationError, square_label
 from .dice import DiceStream, seed_bytes
 from .game import Die, Difficulty, Game, Phase, RuleViolation
-from .placement import Placement, divide, find_placement, legal_cells, perft
+from .placement import Placement, divide, find_placement, legal_cells, perft, staged_results
 from .scoring import (
     BONUS_POINTS,
     RUIN_PENALTY,
@@ -44,4 +44,5 @@ __all__ = [
     "score_board",
     "seed_bytes",
     "square_label",
+    "staged_results",
 ]

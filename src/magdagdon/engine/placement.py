@@ -265,6 +265,47 @@ def divide(board: Board, dice: Iterable[int], required: int) -> dict[Placement, 
     return counts
 
 
+def staged_results(board: Board, dice: Iterable[int], required: int) -> list[list[Placement]]:
+    """Every distinct staged result of at least ``required`` dice, each as a legal staging order.
+
+    The results are the ones :func:`perft` counts (``len(staged_results(...)) == perft(...)``),
+    in a fixed order: fewer dice first, then by squares and values.
+
+    >>> staged_results(Board.parse("1111/1111/1111/11.."), [1, 6, 6, 6], 2)
+    []
+    >>> staged_results(Board.parse("1111/1111/1111/11.."), [1, 1, 6, 6], 2)
+    [[(1, 14), (1, 15)]]
+    """
+    values = _dice_tuple(dice)
+    orders: dict[tuple[Placement, ...], list[Placement]] = {(): []}
+    frontier: list[tuple[Placement, ...]] = [()]
+    found: list[list[Placement]] = [[]] if required <= 0 else []
+    for size in range(1, len(values) + 1):
+        nxt: list[tuple[Placement, ...]] = []
+        for staged in frontier:
+            order = orders[staged]
+            rest = list(values)
+            for v, _ in order:
+                rest.remove(v)
+            vm = list(board.value_masks)
+            empty, numbers = board.empty, board.numbers
+            for v, sq in order:
+                vm[v] |= 1 << sq
+                empty &= ~(1 << sq)
+                numbers |= 1 << sq
+            for v in sorted(set(rest)):
+                for sq in bits(legal_mask(empty, numbers, vm, v)):
+                    key = tuple(sorted((*staged, (sq, v))))
+                    if key not in orders:
+                        orders[key] = [*order, (v, sq)]
+                        nxt.append(key)
+        nxt.sort()
+        if size >= required:
+            found.extend(orders[key] for key in nxt)
+        frontier = nxt
+    return found
+
+
 def _reachable(board: Board, dice: tuple[int, ...]) -> list[set[tuple[Placement, ...]]]:
     """Every reachable staged set, by number of dice: sets of sorted (square, value)."""
     layers: list[set[tuple[Placement, ...]]] = [{()}]
