@@ -96,10 +96,7 @@ class GreedyPlayer:
         return staging_actions(game, best)
 
 
-PLAYERS: dict[str, type[RandomPlayer] | type[GreedyPlayer]] = {
-    "random": RandomPlayer,
-    "greedy": GreedyPlayer,
-}
+PLAYERS = ("random", "greedy", "heuristic")
 
 
 def make_player(name: str, seed: int = 0) -> Player:
@@ -108,4 +105,8 @@ def make_player(name: str, seed: int = 0) -> Player:
         return RandomPlayer(random.Random(seed))
     if name == "greedy":
         return GreedyPlayer()
+    if name == "heuristic":
+        from .heuristic import HeuristicPlayer
+
+        return HeuristicPlayer()
     raise ValueError(f"unknown player {name!r}; known: {', '.join(PLAYERS)}")
