@@ -140,6 +140,7 @@ def test_rules_in_each_language(page: Any, live_server: str) -> None:
 
 def test_about_has_the_dedication(page: Any, live_server: str) -> None:
     page.goto(live_server)
+    page.wait_for_selector("#app[aria-busy='false']")  # the page's scripts are running
     page.click("#menu-button")
     page.click("#sheet [data-intent='open'][data-screen='about']")
     assert "Majduška" in page.locator("#sheet-body").inner_text()
