@@ -23,7 +23,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
     print(f"{args.games} games per cell, evaluation seed {args.seed}, {args.processes} processes")
-    head = f"{'bot':<8}{'difficulty':<11}{'mean ± 95% CI':>18}{'ruins':>7}"
+    head = f"{'bot':<11}{'difficulty':<11}{'mean ± 95% CI':>18}{'ruins':>7}"
     print(f"{head}{'ms/decision p50/p99':>22}{'s':>6}")
     for bot in PLAYERS:
         for difficulty in Difficulty:
@@ -31,7 +31,7 @@ def main() -> None:
             results = run_games(bot, difficulty.value, args.games, args.seed, args.processes)
             s = summarize(results, bot, difficulty.value, args.seed)
             print(
-                f"{bot:<8}{difficulty.value:<11}{s['mean']:>10.1f} ± {s['ci95']:<5.1f}"
+                f"{bot:<11}{difficulty.value:<11}{s['mean']:>10.1f} ± {s['ci95']:<5.1f}"
                 f"{s['ruins_per_game']:>7.2f}"
                 f"{s['ms_per_decision_p50']:>13.2f} / {s['ms_per_decision_p99']:<6.2f}"
                 f"{time.perf_counter() - start:>6.0f}"
