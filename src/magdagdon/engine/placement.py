@@ -243,9 +243,7 @@ def perft(board: Board, dice: Iterable[int], required: int) -> int:
     >>> perft(Board.parse("..../..../..../...."), [3, 3, 3, 3], 4)
     113
     """
-    values = _dice_tuple(dice)
-    layers = _reachable(board, values)
-    return sum(len(layer) for size, layer in enumerate(layers) if size >= required)
+    return len(staged_results(board, dice, required))
 
 
 def divide(board: Board, dice: Iterable[int], required: int) -> dict[Placement, int]:
@@ -304,31 +302,6 @@ def staged_results(board: Board, dice: Iterable[int], required: int) -> list[lis
             found.extend(orders[key] for key in nxt)
         frontier = nxt
     return found
-
-
-def _reachable(board: Board, dice: tuple[int, ...]) -> list[set[tuple[Placement, ...]]]:
-    """Every reachable staged set, by number of dice: sets of sorted (square, value)."""
-    layers: list[set[tuple[Placement, ...]]] = [{()}]
-    for _ in range(len(dice)):
-        nxt: set[tuple[Placement, ...]] = set()
-        for staged in layers[-1]:
-            used = sorted(v for _, v in staged)
-            rest = list(dice)
-            for v in used:
-                rest.remove(v)
-            vm = list(board.value_masks)
-            empty, numbers = board.empty, board.numbers
-            for sq, v in staged:
-                vm[v] |= 1 << sq
-                empty &= ~(1 << sq)
-                numbers |= 1 << sq
-            for v in set(rest):
-                for sq in bits(legal_mask(empty, numbers, vm, v)):
-                    nxt.add(tuple(sorted((*staged, (sq, v)))))
-        if not nxt:
-            break
-        layers.append(nxt)
-    return layers
 
 
 def _check_value(value: int) -> None:
