@@ -217,3 +217,32 @@ def test_a_damaged_game_is_reported_alone(client: TestClient, settings: Settings
             action = {"type": "reroll", "dice": [0]}
         assert act(fresh, healthy, action)["version"] == healthy["version"] + 1
         assert fresh.get("/api/health").json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("difficulty", "easy"), ("seed", "not-hex"), ("actions", '{"not": "a list"}')],
+)
+def test_an_unknown_stored_game_is_reported_alone(
+    client: TestClient, settings: Settings, column: str, value: str
+) -> None:
+    view = act(client, new_game(client, "peaceful", seed=3), {"type": "roll"})
+    engine = create_engine(settings.database_url)
+    with engine.begin() as conn:
+        conn.execute(
+            text(f"UPDATE games SET {column} = :v, version = version + 1 WHERE id = :id"),
+            {"v": value, "id": view["id"]},
+        )
+    engine.dispose()
+    with TestClient(create_app(settings), cookies=dict(client.cookies)) as fresh:
+        for r in (
+            fresh.get(f"/api/games/{view['id']}"),
+            fresh.get("/api/games/current"),
+            fresh.post(
+                f"/api/games/{view['id']}/actions",
+                json={"version": view["version"] + 1, "action": {"type": "unstage_all"}},
+            ),
+        ):
+            assert r.status_code == 500 and r.json()["error"]["code"] == "game_unreadable"
+        assert fresh.get("/api/health").json() == {"status": "ok"}
+        assert new_game(TestClient(fresh.app), "nightmare")["phase"] == "roll"  # others play on

@@ -204,3 +204,30 @@ def test_a_name_with_markup_is_shown_as_text(browser: Any, tmp_path: Any) -> Non
         assert page.locator("#sheet-body img, #sheet-body script").count() == 0
         assert page.title() == "MAGDAGDON" and not dialogs
         context.close()
+
+
+def test_a_damaged_game_does_not_lock_the_player_out(browser: Any, tmp_path: Any) -> None:
+    from sqlalchemy import create_engine, text
+
+    from .utils.server import running_server
+
+    url = f"sqlite:///{tmp_path / 'damaged.db'}"
+    with running_server(url) as base:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(base)
+        page.wait_for_selector("[data-intent='roll']")
+        page.click("[data-intent='roll']")
+        page.wait_for_selector("#app[aria-busy='false']")
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            conn.execute(
+                text("UPDATE games SET actions = :a, version = version + 1"),
+                {"a": '[{"type": "confirm"}]'},
+            )
+        engine.dispose()
+        page.reload()
+        page.wait_for_selector("[data-intent='roll']")  # a new game, ready to roll
+        games = UiPlayer(page, base).view()
+        assert games["version"] == 0 and games["phase"] == "roll"
+        context.close()

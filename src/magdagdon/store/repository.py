@@ -321,7 +321,7 @@ class Store:
         return GameRow(
             id=record.id,
             player_id=record.player_id,
-            difficulty=Difficulty(record.difficulty),
+            difficulty=game.difficulty,
             version=version + 1,
             status=values.get("status", record.status),
             hints_used=record.hints_used,
@@ -406,22 +406,23 @@ class Store:
         cached = self._cache.get((record.id, record.version))
         if cached is not None:
             return cached
-        try:
+        try:  # a damaged or unknown record (bad difficulty, seed or log) fails here, alone
             game = Game.replay(record.difficulty, bytes.fromhex(record.seed), record.actions)
-        except (ValueError, TypeError, KeyError) as exc:
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
             raise GameUnreadable(record.id, str(exc)) from exc
         self._cache.put((record.id, record.version), game)
         return game
 
     def _row(self, record: Record, game: Game | None = None) -> GameRow:
+        game = game if game is not None else self._replay(record)
         return GameRow(
             id=record.id,
             player_id=record.player_id,
-            difficulty=Difficulty(record.difficulty),
+            difficulty=game.difficulty,
             version=record.version,
             status=record.status,
             hints_used=record.hints_used,
             created_at=_aware(record.created_at),
             finished_at=_aware(record.finished_at) if record.finished_at else None,
-            game=game if game is not None else self._replay(record),
+            game=game,
         )

@@ -45,9 +45,11 @@ export class Controller {
       try {
         this.setGame(await this.api.currentGame());
       } catch (error) {
-        if (!(error instanceof ApiError) || error.code !== "no_current_game") throw error;
+        const unreadable = error instanceof ApiError && error.code === "game_unreadable";
+        if (unreadable) this.announce(error.message); // the damaged game is set aside
+        if (!(error instanceof ApiError) || !["no_current_game", "game_unreadable"].includes(error.code)) throw error;
         // After a reload on the game-over sheet, show that result again rather than a new game.
-        const last = localStorage.getItem(LAST_GAME_KEY);
+        const last = unreadable ? null : localStorage.getItem(LAST_GAME_KEY);
         const finished = last ? await this.api.game(last).catch(() => null) : null;
         if (finished && finished.phase === "over") this.setGame(finished);
         else this.setGame(await this.newGame(localStorage.getItem(DIFFICULTY_KEY) || "peaceful"));
