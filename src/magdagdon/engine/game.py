@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from .board import EMPTY, FULL, NEIGHBOURS, Board, NotationError, bits, neighbours, square_label
+from .board import EMPTY, NEIGHBOURS, Board, bits, square_label
 from .dice import DiceStream, seed_bytes
 from .placement import legal_mask, search
 from .scoring import ScoreBreakdown, score_board
@@ -587,13 +587,4 @@ _HANDLERS: Final[dict[str, tuple[tuple[str, ...], Any]]] = {
     "accept_magdagdon": (("cell",), lambda g, a: g.accept_magdagdon(_int(a, "cell"))),
 }
 
-__all__ = [
-    "FULL",
-    "Die",
-    "Difficulty",
-    "Game",
-    "NotationError",
-    "Phase",
-    "RuleViolation",
-    "neighbours",
-]
+__all__ = ["Die", "Difficulty", "Game", "Phase", "RuleViolation"]

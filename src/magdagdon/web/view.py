@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..engine import Phase
 from ..store import GameRow
-from .schemas import DieView, GameView, LineView, Places, Rescue, ScoreView
+from .schemas import DieView, GameView, Places, Rescue, ScoreView
 
 
 def _score(data: dict[str, object]) -> ScoreView:
@@ -63,6 +63,3 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         created_at=row.created_at,
         finished_at=row.finished_at,
     )
-
-
-__all__ = ["LineView", "game_view"]
