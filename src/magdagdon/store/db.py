@@ -9,7 +9,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: no cross-process lock for SQLite
     fcntl = None  # type: ignore[assignment]
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -73,8 +73,7 @@ class Database:
         ``write`` marks a transaction that will write: on SQLite it takes the write
         lock when it begins, so concurrent writers queue instead of failing.
         """
-        lock = self._write_lock if write and self.is_sqlite else nullcontext()
-        with lock, self.sessions() as session:
+        with self._writer(write), self.sessions() as session:
             try:
                 if write:
                     session.connection(execution_options={"magdagdon_write": True})
@@ -84,11 +83,14 @@ class Database:
                 session.rollback()
                 raise
 
+    def _writer(self, write: bool) -> AbstractContextManager[object]:
+        """The in-process SQLite write lock for a writing transaction; nothing otherwise."""
+        return self._write_lock if write and self.is_sqlite else nullcontext()
+
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:
         """A Core connection in a transaction (lighter than a session, for the hot paths)."""
-        lock = self._write_lock if write and self.is_sqlite else nullcontext()
-        with lock, self.engine.connect() as connection:
+        with self._writer(write), self.engine.connect() as connection:
             if write:
                 connection.execution_options(magdagdon_write=True)
             with connection.begin():

@@ -68,10 +68,14 @@ async def current_game(
     player: CurrentPlayer, store: StoreDep, difficulty: Difficulty | None = None
 ) -> Response:
     """The player's unfinished game (of that difficulty, if given), to continue after a reload."""
-    row = await run_store(store, lambda: store.current_game(player, difficulty))
-    if row is None:
-        raise ApiError(404, "no_current_game", "There is no unfinished game.")
-    return await run_store(store, lambda: view_response(row, store))
+
+    def work() -> Response:
+        row = store.current_game(player, difficulty)
+        if row is None:
+            raise ApiError(404, "no_current_game", "There is no unfinished game.")
+        return view_response(row, store)
+
+    return await run_store(store, work)
 
 
 def view_response(row: GameRow, store: Store, status_code: int = 200) -> Response:
