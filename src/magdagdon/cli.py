@@ -191,6 +191,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    """Fit the strong player's weights from self-play and write the weights file."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from .ai.train import dumps, train
+
+    console = Console(stderr=True)
+    levels = tuple(Difficulty(d) for d in args.difficulty) if args.difficulty else tuple(Difficulty)
+    data = train(
+        args.games,
+        args.rounds,
+        args.seed,
+        processes=args.processes,
+        difficulties=levels,
+        progress=lambda message: console.print(message),
+    )
+    Path(args.output).write_text(dumps(data), encoding="utf-8")
+    console.print(f"weights written to {args.output}")
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -238,6 +261,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--processes", type=_positive, default=1, help="worker processes (e.g. 2)")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser(
+        "train", help="fit the strong player's weights from self-play (reproducible from a seed)"
+    )
+    p.add_argument("--games", type=_positive, default=1000, help="games per round and difficulty")
+    p.add_argument("--rounds", type=_positive, default=3, help="rounds of self-play")
+    p.add_argument("--seed", type=int, default=0, help="training seed (never an evaluation one)")
+    p.add_argument(
+        "--difficulty",
+        action="append",
+        choices=[d.value for d in Difficulty],
+        help="only this difficulty (repeatable; default all)",
+    )
+    p.add_argument("--processes", type=_positive, default=1, help="worker processes (e.g. 2)")
+    p.add_argument(
+        "--output",
+        default="weights.json",
+        help="file to write (the shipped one is src/magdagdon/ai/weights.json)",
+    )
+    p.set_defaults(func=cmd_train)
     return parser
 
 

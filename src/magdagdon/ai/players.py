@@ -96,7 +96,7 @@ class GreedyPlayer:
         return staging_actions(game, best)
 
 
-PLAYERS = ("random", "greedy", "heuristic")
+PLAYERS = ("random", "greedy", "heuristic", "strong")
 
 
 def make_player(name: str, seed: int = 0) -> Player:
@@ -109,4 +109,8 @@ def make_player(name: str, seed: int = 0) -> Player:
         from .heuristic import HeuristicPlayer
 
         return HeuristicPlayer()
+    if name == "strong":
+        from .strong import StrongPlayer
+
+        return StrongPlayer()
     raise ValueError(f"unknown player {name!r}; known: {', '.join(PLAYERS)}")

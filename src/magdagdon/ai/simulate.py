@@ -55,11 +55,22 @@ def play(game: Game, player: Any) -> list[float]:
     return times
 
 
+_players: dict[str, Any] = {}
+
+
 def play_one(job: tuple[str, str, int, int]) -> GameResult:
-    """Play game ``index`` of a run (picklable, for worker processes)."""
+    """Play game ``index`` of a run (picklable, for worker processes).
+
+    A bot that draws no random numbers is made once per process and keeps what it memoised
+    from game to game; the random bot is seeded per game.
+    """
     bot, difficulty, seed, index = job
     game = Game.new(Difficulty(difficulty), seed=game_seed(seed, index))
-    times = play(game, make_player(bot, seed=game_seed(seed, index)))
+    if bot == "random":
+        player = make_player(bot, seed=game_seed(seed, index))
+    else:
+        player = _players.get(bot) or _players.setdefault(bot, make_player(bot))
+    times = play(game, player)
     score = game.score()
     bonuses = Counter(line.bonus.value for line in score.lines if line.bonus)
     return GameResult(
