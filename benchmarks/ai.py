@@ -1,31 +1,35 @@
-"""AI strength and speed: every bot in every difficulty on the same evaluation seeds.
+"""AI strength and speed: every bot in every difficulty on the same evaluation seeds, and how
+long a hint takes.
 
-Run: ``python -m benchmarks.ai [--games 1000] [--seed 0] [--processes 2]`` from the repository
-root. Prints one table: mean ± 95% CI of the final score, ruins per game, and milliseconds per
-decision (p50 / p99). Prints figures; asserts nothing.
+Run: ``python -m benchmarks.ai [--games 1000] [--seed 0] [--processes 2] [--bots ...]
+[--hints 300]`` from the repository root. Prints one table: mean ± 95% CI of the final score,
+ruins per game, and milliseconds per decision (p50 / p99); then the hint latency (p50 / p95 /
+max) over positions met in games of the strong player (every phase: before the roll, placing,
+MAGDAGDON), answered by a fresh coach each time as a server process would after a restart
+(the slowest case: nothing memoised). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
 import time
 
-from magdagdon.ai.players import PLAYERS
-from magdagdon.ai.simulate import run_games, summarize
-from magdagdon.engine import Difficulty
+from magdagdon.ai import coach
+from magdagdon.ai.coach import hint
+from magdagdon.ai.players import PLAYERS, make_player
+from magdagdon.ai.simulate import _percentile, run_games, summarize
+from magdagdon.ai.strong import StrongPlayer
+from magdagdon.engine import Difficulty, Game
 
 
-def main() -> None:
-    """Play and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--processes", type=int, default=2)
-    args = parser.parse_args()
+def strength(args: argparse.Namespace) -> None:
+    """The table of every bot in every difficulty."""
     print(f"{args.games} games per cell, evaluation seed {args.seed}, {args.processes} processes")
     head = f"{'bot':<11}{'difficulty':<11}{'mean ± 95% CI':>18}{'ruins':>7}"
     print(f"{head}{'ms/decision p50/p99':>22}{'s':>6}")
-    for bot in PLAYERS:
+    for bot in args.bots:
         for difficulty in Difficulty:
             start = time.perf_counter()
             results = run_games(bot, difficulty.value, args.games, args.seed, args.processes)
@@ -34,8 +38,58 @@ def main() -> None:
                 f"{bot:<11}{difficulty.value:<11}{s['mean']:>10.1f} ± {s['ci95']:<5.1f}"
                 f"{s['ruins_per_game']:>7.2f}"
                 f"{s['ms_per_decision_p50']:>13.2f} / {s['ms_per_decision_p99']:<6.2f}"
-                f"{time.perf_counter() - start:>6.0f}"
+                f"{time.perf_counter() - start:>6.0f}",
+                flush=True,
             )
+
+
+def positions(count: int, seed: int) -> list[Game]:
+    """Positions where a player may ask for a hint, from games of the strong player."""
+    rng = random.Random(seed)
+    player = make_player("strong")
+    found: list[Game] = []
+    index = 0
+    while len(found) < count:
+        difficulty = list(Difficulty)[index % 3]
+        game = Game.new(difficulty, seed=10**9 + seed * 10_000 + index)
+        index += 1
+        while not game.is_over:
+            if rng.random() < 0.5:
+                found.append(game.copy())
+            for action in player.turn(game):
+                game.apply(action)
+    return found[:count]
+
+
+def hints(count: int, seed: int) -> None:
+    """Hint latency over ``count`` positions."""
+    games = positions(count, seed)
+    times = []
+    for game in games:
+        coach._local.player = StrongPlayer()  # nothing memoised: as after a restart
+        start = time.perf_counter()
+        hint(game)
+        times.append((time.perf_counter() - start) * 1000)
+    print(
+        f"hint latency over {len(times)} positions (fresh coach each): "
+        f"p50 {statistics.median(times):.0f} ms, p95 {_percentile(times, 0.95):.0f} ms, "
+        f"max {max(times):.0f} ms"
+    )
+
+
+def main() -> None:
+    """Play and print the table, then time the hints."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--bots", nargs="+", choices=PLAYERS, default=list(PLAYERS))
+    parser.add_argument("--hints", type=int, default=300, help="positions to time (0: none)")
+    args = parser.parse_args()
+    if args.games:
+        strength(args)
+    if args.hints:
+        hints(args.hints, args.seed)
 
 
 if __name__ == "__main__":

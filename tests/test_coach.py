@@ -1,0 +1,126 @@
+"""The coach: hints for the turn in progress and the review of a finished game."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from magdagdon.ai.coach import hint, review
+from magdagdon.ai.players import make_player
+from magdagdon.ai.simulate import play
+from magdagdon.engine import Board, DiceStream, Difficulty, Game, Phase
+
+from .positions import game_at
+
+
+def apply_all(game: Game, actions: list[dict[str, object]]) -> Game:
+    trial = game.copy()
+    for action in actions:
+        trial.apply(action)
+    return trial
+
+
+def test_a_hint_is_a_plan_that_plays_the_turn() -> None:
+    game = game_at("..../.34./..../....", (2, 3, 5, 6), "peaceful")
+    advice = hint(game)
+    after = apply_all(game, advice.plan)
+    assert after.turns == 1 and after.phase is Phase.ROLL
+    assert advice.board == str(after.board)
+    assert advice.expected_score > after.score().total  # more points are still to come
+
+
+def test_alternatives_are_other_plans_with_their_cost() -> None:
+    game = game_at("..../.34./..../....", (2, 3, 5, 6), "nightmare")
+    advice = hint(game)
+    assert 2 <= len(advice.alternatives) <= 3
+    boards = {advice.board} | {a.board for a in advice.alternatives}
+    assert len(boards) == 1 + len(advice.alternatives)  # each leaves another board
+    for alternative in advice.alternatives:
+        assert alternative.cost >= 0
+        assert alternative.cost == pytest.approx(advice.expected_score - alternative.expected_score)
+        assert apply_all(game, alternative.plan).turns == 1
+    costs = [a.cost for a in advice.alternatives]
+    assert costs == sorted(costs)
+
+
+def test_a_hint_follows_the_staged_dice() -> None:
+    game = game_at("..../.34./..../....", (2, 3, 5, 6), "peaceful")
+    game.stage(0, 1)  # a die already staged: the plan takes it back first
+    advice = hint(game)
+    assert advice.plan[0] == {"type": "unstage_all"}
+    assert apply_all(game, advice.plan).turns == 1
+    assert advice.board == hint(game_at("..../.34./..../....", (2, 3, 5, 6), "peaceful")).board
+
+
+def test_before_the_roll_the_plan_is_to_roll() -> None:
+    game = Game.new("survival", seed=3)
+    advice = hint(game)
+    assert advice.plan == [{"type": "roll"}]
+    assert advice.alternatives == []
+    assert advice.expected_score > 100
+
+
+def test_in_magdagdon_the_plan_is_a_power_or_a_ruin() -> None:
+    game = game_at("1111/1111/1111/4...", (6, 6, 6, 6), "nightmare")
+    assert game.phase is Phase.MAGDAGDON
+    advice = hint(game)
+    assert advice.plan[0]["type"] == "accept_magdagdon"
+    assert apply_all(game, advice.plan).board.ruin_count == 1
+
+
+def test_a_hint_knows_nothing_of_the_dice_to_come(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = game_at("12../.2../..../....", (3, 3, 4, 5), "peaceful")
+
+    def forbidden(*args: object) -> None:
+        raise AssertionError("the hint looked at the dice to come")
+
+    monkeypatch.setattr(DiceStream, "value", forbidden)
+    monkeypatch.setattr(Game, "seed", property(forbidden))
+    hint(game)
+
+
+def test_a_hint_on_a_finished_game_is_refused() -> None:
+    game = Game.new("nightmare", seed=1)
+    play(game, make_player("greedy"))
+    with pytest.raises(ValueError):
+        hint(game)
+
+
+def test_the_review_has_every_turn_and_no_loss_for_the_strong_player() -> None:
+    game = Game.new(Difficulty.SURVIVAL, seed=21)
+    play(game, make_player("strong"))
+    turns = review(game)
+    assert [t.turn for t in turns] == list(range(1, game.turns + 1))
+    assert all(t.expected_loss == pytest.approx(0, abs=1e-6) for t in turns)
+    assert turns[-1].played_board == str(game.board)
+    for before, after in itertools.pairwise(turns):
+        assert after.board == before.played_board
+
+
+def test_the_review_finds_the_random_players_mistakes() -> None:
+    game = Game.new(Difficulty.NIGHTMARE, seed=22)
+    play(game, make_player("random", seed=5))
+    turns = review(game)
+    assert len(turns) == game.turns
+    assert all(t.expected_loss >= 0 for t in turns)
+    assert sum(t.expected_loss for t in turns) > 20
+    worst = max(turns, key=lambda t: t.expected_loss)
+    assert worst.best != worst.played
+    # the best plan of a turn is legal where the turn began
+    start = Board.parse(worst.board)
+    assert start.empty_count >= Board.parse(worst.played_board).empty_count
+
+
+def test_a_review_values_a_reroll_by_its_expectation() -> None:
+    """A REROLL (a chance) is judged before its dice are known, so luck is not skill."""
+    game = Game.new("peaceful", seed=8)
+    game.roll()
+    game.reroll([0, 1, 2, 3])
+    while game.phase is not Phase.OVER:
+        for action in make_player("strong").turn(game):
+            game.apply(action)
+    turns = review(game)
+    first = turns[0]
+    assert first.played[0] == {"type": "reroll", "dice": [0, 1, 2, 3]}
+    assert first.expected_loss >= 0
