@@ -44,6 +44,12 @@ class Settings(BaseSettings):
     address_players_per_minute: float = Field(
         default=120, gt=0, description="New players (first visits) per address."
     )
+    player_coach_per_minute: float = Field(
+        default=30, gt=0, description="Hints and reviews per player (each costs CPU time)."
+    )
+    address_coach_per_minute: float = Field(
+        default=120, gt=0, description="Hints and reviews per address."
+    )
     max_body_bytes: int = Field(default=16_384, ge=1024, description="Largest request body.")
     threads: int | None = Field(
         default=None,

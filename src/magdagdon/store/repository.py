@@ -311,7 +311,9 @@ class Store:
                         score=values["score"],
                         turns=game.turns,
                         powers_used=game.powers_used,
-                        hints_used=record.hints_used,
+                        hints_used=select(_GAMES.c.hints_used)
+                        .where(_GAMES.c.id == record.id)
+                        .scalar_subquery(),
                         finished_at=now,
                     )
                 )
@@ -329,6 +331,23 @@ class Store:
             finished_at=values.get("finished_at"),
             game=game,
         )
+
+    def count_hint(self, game_id: str, player_id: int, version: int) -> int:
+        """Count a hint on the game at ``version`` (once per version, active games only); the
+        game's hints so far."""
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                update(_GAMES)
+                .where(
+                    _GAMES.c.id == game_id,
+                    _GAMES.c.player_id == player_id,
+                    _GAMES.c.status == "active",
+                    or_(_GAMES.c.hinted_version.is_(None), _GAMES.c.hinted_version != version),
+                )
+                .values(hints_used=_GAMES.c.hints_used + 1, hinted_version=version)
+            )
+            used = c.execute(select(_GAMES.c.hints_used).where(_GAMES.c.id == game_id)).scalar()
+        return int(used or 0)
 
     # --- high scores --------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .errors import install_error_handlers
 from .limits import Limits, RateLimiter
-from .routes import games, health, highscores, players
+from .routes import coach, games, health, highscores, players
 from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
 
@@ -70,6 +70,12 @@ def limits_for(settings: Settings) -> Limits:
         ),
         players_per_address=RateLimiter(
             settings.address_players_per_minute / 60, 2 * settings.address_players_per_minute
+        ),
+        coach_per_player=RateLimiter(
+            settings.player_coach_per_minute / 60, settings.player_coach_per_minute / 3
+        ),
+        coach_per_address=RateLimiter(
+            settings.address_coach_per_minute / 60, settings.address_coach_per_minute / 3
         ),
     )
 
@@ -120,7 +126,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     async def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    for module in (health, games, highscores, players):
+    for module in (health, games, coach, highscores, players):
         app.include_router(module.router)
     # The client's files, for GET and HEAD only: a Mount would answer every method on every
     # path, so a wrong method on an API path would get the files' Allow instead of its own.

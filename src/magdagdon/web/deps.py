@@ -127,4 +127,10 @@ async def limit_actions(request: Request, player: CurrentPlayer) -> None:
     enforce(request, "actions_per_address", client_address(request))
 
 
+async def limit_coach(request: Request, player: CurrentPlayer) -> None:
+    """Rate limits on hints and reviews (the strong player's search costs CPU time)."""
+    enforce(request, "coach_per_player", str(player))
+    enforce(request, "coach_per_address", client_address(request))
+
+
 KnownPlayer = Annotated[int | None, Depends(known_player)]

@@ -67,3 +67,5 @@ class Limits:
     games_per_player: RateLimiter
     games_per_address: RateLimiter
     players_per_address: RateLimiter
+    coach_per_player: RateLimiter
+    coach_per_address: RateLimiter

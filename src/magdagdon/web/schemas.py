@@ -236,6 +236,51 @@ class GameConflict(ErrorResponse):
     game: GameView
 
 
+class PlanView(BaseModel):
+    """A way to play the turn: actions to send in order, its expected final score and what it
+    is expected to cost against the best plan."""
+
+    plan: list[dict[str, object]] = Field(
+        description="Actions in the POST /actions vocabulary, to send one after another."
+    )
+    expected_score: float = Field(description="The expected final score if played so.")
+    cost: float = Field(description="Expected points given away against the best plan.")
+    board: str | None = Field(
+        description="The board the plan leaves (null when it ends at a ROLL or a REROLL)."
+    )
+
+
+class HintView(PlanView):
+    """The strong player's advice for the turn in progress (it never knows the dice to come)."""
+
+    alternatives: list[PlanView] = Field(description="The next best plans (2–3 when there are).")
+    version: int = Field(description="The game version the hint is for.")
+    hints_used: int = Field(description="Hints counted for this game (once per version).")
+
+
+class TurnReviewView(BaseModel):
+    """One turn of a finished game, reviewed."""
+
+    turn: int
+    board: str = Field(description="The board before the turn.")
+    roll: list[int]
+    played: list[dict[str, object]] = Field(description="The player's actions in the turn.")
+    played_board: str
+    best: list[dict[str, object]] = Field(description="The best plan at the start of the turn.")
+    best_board: str | None = Field(description="What the best plan leaves (None: a REROLL).")
+    expected_loss: float = Field(description="Expected points the player's choices gave away.")
+
+
+class ReviewView(BaseModel):
+    """The post-game review: per turn, the player's move, the best move, the points lost."""
+
+    id: str
+    difficulty: Difficulty
+    score: int
+    expected_loss: float = Field(description="The sum over the turns.")
+    turns: list[TurnReviewView]
+
+
 class Replay(BaseModel):
     """A finished game's seed and actions: replay them with the engine to verify the score."""
 

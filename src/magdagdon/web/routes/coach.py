@@ -1,0 +1,115 @@
+"""The coach: a hint for the turn in progress, a review of a finished game."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+from typing import Any
+
+from fastapi import APIRouter, Depends
+from starlette.concurrency import run_in_threadpool
+
+from ...ai.coach import hint, review
+from ...engine import Phase
+from ...store import GameRow
+from ..deps import CurrentPlayer, KnownPlayer, StoreDep, limit_coach, run_store
+from ..errors import ApiError
+from ..schemas import ErrorResponse, HintView, ReviewView, TurnReviewView
+
+router = APIRouter(prefix="/api/games", tags=["coach"])
+
+_RESPONSES: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorResponse, "description": "No such game, or not yours."},
+    429: {"model": ErrorResponse, "description": "Too many hints or reviews: see Retry-After."},
+}
+
+
+@router.get(
+    "/{game_id}/hint",
+    response_model=HintView,
+    dependencies=[Depends(limit_coach)],
+    responses={
+        **_RESPONSES,
+        409: {"model": ErrorResponse, "description": "The game is over."},
+    },
+)
+async def game_hint(game_id: str, player: CurrentPlayer, store: StoreDep) -> HintView:
+    """The best plan for the turn in progress, its expected final score and the next best
+    plans with what each is expected to cost. The hint knows what the player sees, never the
+    dice to come. Hints are counted per game (once per game version) and shown with the score.
+    """
+    row = await run_store(store, lambda: store.get_game(game_id, player))
+    if row.status != "active" or row.game.phase is Phase.OVER:
+        raise ApiError(409, "game_over", "The game is over: there is nothing to hint.")
+    advice = await run_in_threadpool(hint, row.game)
+    used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))
+    return HintView(**advice.to_dict(), version=row.version, hints_used=used)
+
+
+class _Reviews:
+    """Reviews of finished games (they never change), the most recent few kept."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._entries: OrderedDict[str, ReviewView] = OrderedDict()
+        self._lock = Lock()
+        self._size = size
+
+    def get(self, key: str) -> ReviewView | None:
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: str, value: ReviewView) -> None:
+        with self._lock:
+            self._entries[key] = value
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
+
+
+_reviews = _Reviews()
+
+
+def _review(row: GameRow) -> ReviewView:
+    turns = [TurnReviewView(**t.to_dict()) for t in review(row.game)]
+    return ReviewView(
+        id=row.id,
+        difficulty=row.difficulty,
+        score=row.game.score().total,
+        expected_loss=round(sum(t.expected_loss for t in turns), 1),
+        turns=turns,
+    )
+
+
+@router.get(
+    "/{game_id}/review",
+    response_model=ReviewView,
+    dependencies=[Depends(limit_coach)],
+    responses={
+        **_RESPONSES,
+        409: {"model": ErrorResponse, "description": "The game is not over yet."},
+    },
+)
+async def game_review(game_id: str, player: KnownPlayer, store: StoreDep) -> ReviewView:
+    """A finished game, turn by turn: the player's move, the best move and the expected points
+    lost. Like the replay, any finished game can be reviewed (from the high-score tables)."""
+
+    def load() -> GameRow:
+        if player is not None:
+            try:
+                own: GameRow | None = store.get_game(game_id, player)
+            except LookupError:
+                own = None
+            if own is not None and own.status != "over":
+                raise ApiError(409, "game_not_over", "A game is reviewed once it is over.")
+        return store.get_game(game_id, None)
+
+    row = await run_store(store, load)
+    if row.status != "over":
+        raise ApiError(409, "game_not_over", "A game is reviewed once it is over.")
+    found = _reviews.get(row.id)
+    if found is None:
+        found = await run_in_threadpool(_review, row)
+        _reviews.put(row.id, found)
+    return found
