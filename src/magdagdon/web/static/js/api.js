@@ -67,6 +67,14 @@ export class Api {
     }
   }
 
+  hint(game) {
+    return this.request("GET", `/api/games/${encodeURIComponent(game.id)}/hint`);
+  }
+
+  review(id) {
+    return this.request("GET", `/api/games/${encodeURIComponent(id)}/review`);
+  }
+
   highscores(difficulty, scope) {
     return this.request("GET", `/api/highscores/${difficulty}?scope=${scope}`);
   }

@@ -10,6 +10,10 @@ const DIFFICULTY_KEY = "magdagdon.difficulty";
 const MOTION_KEY = "magdagdon.animations";
 const LAST_GAME_KEY = "magdagdon.lastGame";
 
+function hintKey(game) {
+  return [game.id, game.turns, game.phase, game.dice.map((d) => d.value).join("")].join("|");
+}
+
 export class Controller {
   constructor({ api, view, t, doc }) {
     this.api = api;
@@ -17,7 +21,8 @@ export class Controller {
     this.doc = doc;
     this.t = t;
     this.game = null;
-    this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [] };
+    this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [], hint: null };
+    this.reviewed = { id: null, review: null, error: "" };
     this.screen = null;
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameError: "" };
     this.rulesTexts = {}; // by language
@@ -69,6 +74,9 @@ export class Controller {
     localStorage.setItem(DIFFICULTY_KEY, game.difficulty);
     localStorage.setItem(LAST_GAME_KEY, game.id);
     this.ui.animate = this.animations ? animate : [];
+    // a hint is the plan of one turn with these dice: it stays while the player follows it
+    // (staging, taking back) and goes once the turn ends or the dice change
+    if (this.ui.hint && this.ui.hint.key !== hintKey(game)) this.ui.hint = null;
     if (this.ui.selected !== null && !(game.dice[this.ui.selected] && game.dice[this.ui.selected].cell === null)) this.ui.selected = null;
     if (game.phase !== "place" && game.phase !== "magdagdon") this.ui.reroll = false;
     if (game.phase !== "magdagdon") this.ui.ruinMode = false;
@@ -152,6 +160,7 @@ export class Controller {
       case "scores-scope": this.scores.scope = data.scope; return this.loadScores();
       case "set-difficulty": return this.changeDifficulty(data.difficulty);
       case "new-game": return this.startNew(game ? game.difficulty : "peaceful");
+      case "review": return this.openReview(data.game);
     }
     if (!game) return;
     switch (intent) {
@@ -164,6 +173,10 @@ export class Controller {
         return;
       case "square": return this.tapSquare(Number(data.square));
       case "move-focus": return this.moveFocus(data.by);
+      case "hint": return this.askHint();
+      case "hint-close":
+        this.ui.hint = null;
+        return this.render();
       case "take-back-last":
         if (game.staged.length) await this.act({ type: "unstage", die: game.staged[game.staged.length - 1] }, () => t("announce_taken_back"));
         return;
@@ -210,6 +223,30 @@ export class Controller {
         this.ui.ruinMode = false;
         return this.render();
     }
+  }
+
+  async askHint() {
+    const game = this.game;
+    if (!["roll", "place", "magdagdon"].includes(game.phase)) return;
+    await this.run(async () => {
+      const hint = await this.api.hint(game);
+      if (this.game !== game) return; // the game moved on meanwhile
+      this.ui.hint = { ...hint, key: hintKey(game) };
+      this.game = { ...game, hints_used: hint.hints_used };
+      this.announce(`${this.t("hint")}: ${this.view.describePlan(this.t, hint, game)}`);
+    });
+  }
+
+  async openReview(id) {
+    this.reviewed = { id, review: null, error: "" };
+    await this.open("review");
+    try {
+      const review = await this.api.review(id);
+      if (this.reviewed.id === id) this.reviewed.review = review;
+    } catch (error) {
+      if (this.reviewed.id === id) this.reviewed.error = error instanceof ApiError ? error.message : this.t("something_wrong");
+    }
+    if (this.screen === "review" && this.reviewed.id === id) this.paint();
   }
 
   tapDie(i) {
@@ -333,6 +370,7 @@ export class Controller {
       rules: () => sheets.rules(t, this.rulesTexts[t.language] ?? null),
       about: () => sheets.about(t),
       over: () => sheets.gameOver(t, this.game),
+      review: () => sheets.review(t, this.reviewed),
     }[this.screen];
     if (!build) return;
     const [title, ...content] = build();

@@ -4,6 +4,7 @@ const KEYS = {
   Backspace: ["take-back-last"],
   c: ["confirm"], C: ["confirm"],
   r: ["roll"], R: ["roll"],
+  h: ["hint"], H: ["hint"],
   "?": ["open", { screen: "rules" }],
   Escape: ["cancel"],
 };

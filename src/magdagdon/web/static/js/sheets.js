@@ -1,7 +1,7 @@
 // The screens shown in the sheet: menu, high scores, settings, rules, about, game over.
 // Each builds its content from data it is given; text from people is set as text, never HTML.
 
-import { DIFFICULTY_NAMES, bonusText } from "./view.js";
+import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -38,7 +38,7 @@ export function scores(t, { difficulty, scope, table, name, nameError }) {
   if (!table) body = el("p", { text: t("loading") });
   else if (!table.rows.length) body = el("p", { text: t("no_scores") });
   else {
-    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers")].map(
+    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints"), t("review")].map(
       (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })));
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", { class: "n", text: String(r.place) }),
@@ -46,7 +46,11 @@ export function scores(t, { difficulty, scope, table, name, nameError }) {
       el("td", { class: "n", text: String(r.score) }),
       el("td", { text: new Date(r.date).toLocaleDateString(t.language) }),
       el("td", { class: "n", text: String(r.turns) }),
-      el("td", { class: "n", text: String(r.powers_used) })));
+      el("td", { class: "n", text: String(r.powers_used) }),
+      el("td", { class: "n", text: String(r.hints_used) }),
+      el("td", { class: "n" }, button("review", "▸", {
+        className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
+      }))));
     body = el("table", {}, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
@@ -120,8 +124,43 @@ export function gameOver(t, game) {
   return [t("game_over"),
     el("p", { class: "final-score", text: String(s.total) }),
     table, places,
+    game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null,
     el("div", { class: "actions" },
+      button("review", t("review"), { "data-game": game.id }),
       button("open", t("high_scores"), { "data-screen": "scores" }),
       button("new-game", t("new_game"), { className: "button primary" })),
   ];
+}
+
+// A small board: the squares a turn filled are marked.
+function miniBoard(t, label, before, after) {
+  const b = before.replaceAll("/", "");
+  const a = after.replaceAll("/", "");
+  const added = [];
+  const cells = [...a].map((ch, i) => {
+    const fresh = b[i] === "." && ch !== ".";
+    if (fresh) added.push(`${ch === "X" ? t("square_ruin") : ch} ${t("square_at", { row: Math.floor(i / 4) + 1, col: (i % 4) + 1 })}`);
+    return el("span", { class: `mini-cell${fresh ? " fresh" : ""}${ch === "X" ? " ruin" : ""}`, text: ch === "." ? "" : ch === "X" ? "✕" : ch });
+  });
+  return el("figure", { class: "mini" },
+    el("div", { class: "mini-board", role: "img", "aria-label": `${label}: ${added.join(", ") || t("review_nothing")}` }, ...cells),
+    el("figcaption", { text: label }));
+}
+
+export function review(t, { review: data, error }) {
+  if (error) return [t("review"), el("p", { class: "error-text", role: "alert", text: error })];
+  if (!data) return [t("review"), el("p", { text: t("review_loading") })];
+  const turns = data.turns.map((turn) => {
+    const lost = turn.expected_loss >= 0.5;
+    return el("section", { class: "review-turn" },
+      el("h3", { text: t("review_turn", { n: turn.turn, roll: turn.roll.join(" ") }) }),
+      el("div", { class: "review-boards" },
+        miniBoard(t, t("review_you"), turn.board, turn.played_board),
+        turn.best_board ? miniBoard(t, t("review_best"), turn.board, turn.best_board) : null),
+      el("p", { class: lost ? "loss" : "loss none", text: lost ? t("review_loss", { loss: turn.expected_loss.toFixed(1) }) : t("review_good") }),
+      lost ? el("p", { class: "review-plan", text: `${t("review_best")}: ${describePlan(t, { plan: turn.best, board: turn.best_board }, null)}` }) : null);
+  });
+  return [t("review"),
+    el("p", { text: t("review_total", { score: data.score, loss: data.expected_loss.toFixed(1) }) }),
+    ...turns];
 }

@@ -66,6 +66,29 @@ export function bonusText(t, line) {
   return line.bonus ? `${t(`bonus_${line.bonus}`)} +${line.bonus_points}` : "";
 }
 
+// A plan (actions of the API) in words; the values staged come from the board the plan leaves.
+export function describePlan(t, hint, game) {
+  const board = (hint.board || "").replaceAll("/", "");
+  const where = (sq) => t("square_at", { row: Math.floor(sq / 4) + 1, col: (sq % 4) + 1 });
+  const parts = [];
+  const staged = [];
+  for (const a of hint.plan) {
+    if (a.type === "stage") {
+      staged.push(`${board[a.cell] || (game && game.dice[a.die] ? game.dice[a.die].value : "?")} → ${where(a.cell)}`);
+      continue;
+    }
+    if (staged.length) parts.push(t("hint_place", { what: staged.splice(0).join("; ") }));
+    if (a.type === "roll") parts.push(t("roll"));
+    else if (a.type === "confirm") parts.push(t("confirm"));
+    else if (a.type === "unstage_all") parts.push(t("take_back_all"));
+    else if (a.type === "adjust") parts.push(t(a.delta > 0 ? "hint_increase" : "hint_decrease", { n: a.die + 1 }));
+    else if (a.type === "reroll") parts.push(t("reroll_dice", { dice: a.dice.map((d) => d + 1).join(", ") }));
+    else if (a.type === "accept_magdagdon") parts.push(t("hint_ruin", { where: where(a.cell) }));
+  }
+  if (staged.length) parts.push(t("hint_place", { what: staged.join("; ") }));
+  return parts.join(" → ");
+}
+
 export class View {
   constructor(root) {
     this.root = root;
@@ -131,6 +154,7 @@ export class View {
   renderBoard({ game, ui, t }) {
     const staged = game.staged_board.replaceAll("/", "");
     const onSquare = new Map(game.dice.filter((d) => d.cell !== null).map((d) => [d.cell, d]));
+    const ghost = ui.hint && ui.hint.board ? ui.hint.board.replaceAll("/", "") : null;
     let targets = new Set();
     if (ui.ruinMode) targets = new Set(game.ruin_choices);
     else if (ui.selected !== null && game.dice[ui.selected]) targets = new Set(game.dice[ui.selected].legal_cells);
@@ -139,13 +163,15 @@ export class View {
       const isStaged = onSquare.has(i);
       const kind = ch === "X" ? "ruin" : ch === "." ? "empty" : isStaged ? "staged" : "number";
       const target = targets.has(i);
-      sq.className = `square ${kind === "empty" ? "" : kind}${target ? (ui.ruinMode ? " ruin-choice" : " legal") : ""}`;
-      const key = `${ch}${isStaged}`;
+      const hinted = kind === "empty" && ghost && ghost[i] !== "." ? ghost[i] : "";
+      sq.className = `square ${kind === "empty" ? "" : kind}${target ? (ui.ruinMode ? " ruin-choice" : " legal") : ""}${hinted ? " hinted" : ""}`;
+      const key = `${ch}${isStaged}${hinted}`;
       if (sq.dataset.key !== key) {
         sq.dataset.key = key;
         sq.replaceChildren();
-        if (kind === "ruin") sq.append(ruinIcon());
+        if (kind === "ruin" || hinted === "X") sq.append(ruinIcon());
         else if (kind !== "empty") sq.append(dieFace(Number(ch)));
+        else if (hinted) sq.append(dieFace(Number(hinted)));
       }
       const where = t("square_at", { row: Math.floor(i / 4) + 1, col: (i % 4) + 1 });
       let what = t("square_empty");
@@ -153,7 +179,8 @@ export class View {
       else if (kind === "number") what = t("square_number", { n: ch });
       else if (kind === "staged") what = t("square_staged", { n: ch, die: onSquare.get(i).index + 1 });
       const hint = target ? (ui.ruinMode ? t("square_can_ruin") : t("square_legal")) : "";
-      sq.setAttribute("aria-label", [where, what, hint].filter(Boolean).join(", "));
+      const advice = hinted ? t(hinted === "X" ? "square_hint_ruin" : "square_hint", { n: hinted }) : "";
+      sq.setAttribute("aria-label", [where, what, hint, advice].filter(Boolean).join(", "));
       const actionable = target || (kind === "staged" && game.phase !== "over");
       sq.setAttribute("aria-disabled", actionable && !ui.busy ? "false" : "true");
       sq.tabIndex = i === ui.focus ? 0 : -1;
@@ -199,9 +226,28 @@ export class View {
     } else if (ui.reroll) message.textContent = t("choose_reroll");
     else if (game.can_confirm) message.textContent = t("can_confirm", { n: game.staged.length });
     else message.textContent = t("place_at_least", { n: game.required });
+    this.renderHint(game, ui, t);
     this.renderTray(game, ui, t);
     this.renderPowers(game, ui, t);
     this.renderActions(game, ui, t);
+  }
+
+  renderHint(game, ui, t) {
+    const panel = this.$("hint-panel");
+    const hint = ui.hint;
+    panel.hidden = !hint;
+    if (!hint) return panel.replaceChildren();
+    const alternatives = hint.alternatives.map((a) =>
+      el("li", {}, el("span", { text: describePlan(t, a, game) }), el("span", { class: "num cost", text: ` −${a.cost.toFixed(1)}` })));
+    panel.replaceChildren(
+      el("p", { class: "hint-title" },
+        el("strong", { text: t("hint") }),
+        el("span", { text: ` · ${t("hint_expected", { score: Math.round(hint.expected_score) })}` })),
+      el("p", { class: "hint-plan", text: describePlan(t, hint, game) }),
+      alternatives.length ? el("p", { class: "hint-or", text: t("hint_alternatives") }) : null,
+      alternatives.length ? el("ol", { class: "hint-alternatives" }, ...alternatives) : null,
+      button("hint-close", t("hide_hint"), { className: "button small" }),
+    );
   }
 
   renderTray(game, ui, t) {
@@ -266,10 +312,12 @@ export class View {
   renderActions(game, ui, t) {
     const row = this.$("actions");
     const busy = ui.busy;
+    const hint = () => button("hint", t("hint"), { className: "button hint", disabled: busy, title: t("hint_title") });
     if (game.phase === "roll") {
-      row.replaceChildren(button("roll", t("roll"), { className: "button primary", disabled: busy || !game.can_roll }));
+      row.replaceChildren(hint(), button("roll", t("roll"), { className: "button primary", disabled: busy || !game.can_roll }));
     } else if (game.phase === "place") {
       row.replaceChildren(
+        hint(),
         button("unstage-all", t("take_back_all"), { disabled: busy || !game.can_unstage_all }),
         button("confirm", t("confirm"), { className: "button primary", disabled: busy || !game.can_confirm }),
       );
@@ -277,12 +325,17 @@ export class View {
       row.replaceChildren(ui.ruinMode
         ? button("ruin-cancel", t("cancel"), { disabled: busy })
         : button("accept", `${t("accept_magdagdon")} (−15)`, { className: "button danger", disabled: busy }));
+      if (!ui.ruinMode) row.prepend(hint());
     } else {
       row.replaceChildren(
         button("open", t("result"), { "data-screen": "over" }),
         button("new-game", t("new_game"), { className: "button primary", disabled: busy }),
       );
     }
+  }
+
+  describePlan(t, hint, game) {
+    return describePlan(t, hint, game);
   }
 
   shake() {
