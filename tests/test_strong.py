@@ -180,3 +180,15 @@ def test_it_never_draws_dice_or_reads_the_seed(
 
 def test_the_shipped_model_is_cached() -> None:
     assert shipped_model(Difficulty.PEACEFUL) is shipped_model(Difficulty.PEACEFUL)
+
+
+@settings(max_examples=40, deadline=None)
+@given(played_boards())
+def test_mirrored_and_turned_boards_are_worth_the_same(board: Board) -> None:
+    """Rows and columns score alike and STRAIGHTs count both ways: the value has the eight
+    symmetries of the square (the hint's alternatives rely on it)."""
+    from magdagdon.ai.coach import _SYMMETRIES
+
+    ev = StrongPlayer().evaluator(Difficulty.SURVIVAL)
+    values = {round(ev.learned(tuple(board.cells[i] for i in p), 1), 6) for p in _SYMMETRIES}
+    assert len(values) == 1

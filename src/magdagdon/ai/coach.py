@@ -98,7 +98,7 @@ def hint(game: Game, player: StrongPlayer | None = None) -> Hint:
     options = strong.options(game)
     best = options[0]
     alternatives = []
-    for option in _distinct(options[1:]):
+    for option in _distinct(options)[1:]:
         alternatives.append(
             Plan(option.actions, option.value, best.value - option.value, _board_of(option))
         )
@@ -111,14 +111,35 @@ def _board_of(option: Option) -> str | None:
     return _notation(option.after) if option.after is not None else None
 
 
+_SYMMETRIES = tuple(
+    tuple(
+        4 * (c if t else r) + (r if t else c)
+        for r0 in range(4)
+        for c0 in range(4)
+        for r, c in [((3 - r0) if fr else r0, (3 - c0) if fc else c0)]
+    )
+    for t in (False, True)
+    for fr in (False, True)
+    for fc in (False, True)
+)
+"""The eight symmetries of the square as square permutations. Rows and columns score alike
+and a STRAIGHT counts in both directions, so mirrored or turned boards are worth the same."""
+
+
+def _canonical(cells: tuple[int, ...]) -> tuple[int, ...]:
+    return min(tuple(cells[i] for i in perm) for perm in _SYMMETRIES)
+
+
 def _distinct(options: list[Option]) -> list[Option]:
-    """Options that differ in what they leave on the board (the best of each)."""
+    """Options that differ in what they leave on the board, up to a symmetry of the board
+    (the best of each): a mirror image of the best plan is no alternative."""
     seen: set[Any] = set()
     out = []
     for option in options:
-        key = (
-            (option.after, option.powers_left) if option.after else tuple(map(str, option.actions))
-        )
+        if option.after is not None:
+            key: Any = (_canonical(option.after), option.powers_left)
+        else:
+            key = tuple(map(str, option.actions))
         if key not in seen:
             seen.add(key)
             out.append(option)

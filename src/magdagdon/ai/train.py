@@ -18,6 +18,7 @@ whatever the number of processes.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from multiprocessing import get_context
 from typing import Any
@@ -25,6 +26,7 @@ from typing import Any
 from ..engine import EMPTY, Difficulty, Game, Phase
 from .features import NAMES, features, quick_score
 from .heuristic import HeuristicPlayer
+from .players import RandomPlayer
 from .strong import Model, StrongPlayer
 
 Sample = tuple[list[float], float]
@@ -35,10 +37,17 @@ def training_seed(seed: int, round_: int, index: int) -> bytes:
     return f"magdagdon-train/{seed}/{round_}/{index}".encode()
 
 
+EXPLORE = 0.15
+"""The share of turns a training game plays at random, so that the fit also sees positions
+the trained policy would not make (people's positions, valued by hints and reviews)."""
+
+
 def play_for_samples(job: tuple[str, list[float] | None, float, int, int, int]) -> list[Sample]:
     """Play one training game; its (features, points still to come) samples."""
     difficulty, weights, bias, seed, round_, index = job
     level = Difficulty(difficulty)
+    rng = random.Random(training_seed(seed, round_, index))
+    explorer = RandomPlayer(rng)
     player: Any
     if weights is None:
         player = HeuristicPlayer()
@@ -48,7 +57,8 @@ def play_for_samples(job: tuple[str, list[float] | None, float, int, int, int]) 
     seen: list[tuple[tuple[int, ...], int, int]] = []
     while game.phase is not Phase.OVER:
         turns = game.turns
-        for action in player.turn(game):
+        acting = explorer if game.phase is not Phase.ROLL and rng.random() < EXPLORE else player
+        for action in acting.turn(game):
             game.apply(action)
         if game.turns != turns and not game.is_over:
             seen.append((game.board.cells, game.powers_left, game.power_penalty))

@@ -34,8 +34,9 @@ function translator(catalog, language) {
   return t;
 }
 
-// Fill the static text of the page: data-i18n (text) and data-i18n-label (aria-label).
+// Fill the static text of the page: data-i18n (text), data-i18n-label (aria-label), data-i18n-title.
 export function translatePage(root, t) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
   for (const el of root.querySelectorAll("[data-i18n-label]")) el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  for (const el of root.querySelectorAll("[data-i18n-title]")) el.title = t(el.dataset.i18nTitle);
 }

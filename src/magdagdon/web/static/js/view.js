@@ -131,6 +131,10 @@ export class View {
     this.$("status-score").textContent = over ? game.final_score.total : game.score.total;
     this.$("status-turn").textContent = over ? game.turns : game.turns + 1;
     this.renderPowersLeft(game, t);
+    const hintButton = this.$("hint-button");
+    hintButton.hidden = over;
+    hintButton.disabled = ui.busy || ui.ruinMode;
+    hintButton.setAttribute("aria-pressed", String(Boolean(ui.hint)));
     this.renderBoard(state);
     this.renderTurn(state);
   }
@@ -237,16 +241,20 @@ export class View {
     const hint = ui.hint;
     panel.hidden = !hint;
     if (!hint) return panel.replaceChildren();
+    const cost = (a) => (a.cost < 0.05 ? t("hint_as_good") : t("hint_cost", { cost: a.cost.toFixed(1) }));
     const alternatives = hint.alternatives.map((a) =>
-      el("li", {}, el("span", { text: describePlan(t, a, game) }), el("span", { class: "num cost", text: ` −${a.cost.toFixed(1)}` })));
+      el("li", {}, el("span", { text: describePlan(t, a, game) }), el("span", { class: "num cost", text: ` (${cost(a)})` })));
+    const more = alternatives.length
+      ? el("details", { class: "hint-more" },
+        el("summary", { text: t("hint_alternatives") }),
+        el("ol", { class: "hint-alternatives" }, ...alternatives))
+      : null;
     panel.replaceChildren(
       el("p", { class: "hint-title" },
         el("strong", { text: t("hint") }),
         el("span", { text: ` · ${t("hint_expected", { score: Math.round(hint.expected_score) })}` })),
       el("p", { class: "hint-plan", text: describePlan(t, hint, game) }),
-      alternatives.length ? el("p", { class: "hint-or", text: t("hint_alternatives") }) : null,
-      alternatives.length ? el("ol", { class: "hint-alternatives" }, ...alternatives) : null,
-      button("hint-close", t("hide_hint"), { className: "button small" }),
+      el("div", { class: "hint-foot" }, more, button("hint-close", t("hide_hint"), { className: "button small" })),
     );
   }
 
@@ -312,12 +320,10 @@ export class View {
   renderActions(game, ui, t) {
     const row = this.$("actions");
     const busy = ui.busy;
-    const hint = () => button("hint", t("hint"), { className: "button hint", disabled: busy, title: t("hint_title") });
     if (game.phase === "roll") {
-      row.replaceChildren(hint(), button("roll", t("roll"), { className: "button primary", disabled: busy || !game.can_roll }));
+      row.replaceChildren(button("roll", t("roll"), { className: "button primary", disabled: busy || !game.can_roll }));
     } else if (game.phase === "place") {
       row.replaceChildren(
-        hint(),
         button("unstage-all", t("take_back_all"), { disabled: busy || !game.can_unstage_all }),
         button("confirm", t("confirm"), { className: "button primary", disabled: busy || !game.can_confirm }),
       );
@@ -325,7 +331,6 @@ export class View {
       row.replaceChildren(ui.ruinMode
         ? button("ruin-cancel", t("cancel"), { disabled: busy })
         : button("accept", `${t("accept_magdagdon")} (−15)`, { className: "button danger", disabled: busy }));
-      if (!ui.ruinMode) row.prepend(hint());
     } else {
       row.replaceChildren(
         button("open", t("result"), { "data-screen": "over" }),
