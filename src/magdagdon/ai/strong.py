@@ -12,11 +12,17 @@ A decision lists every option of the turn, each with the afterstate it leads to:
 - MAGDAGDON: a RUIN on every empty square; with powers left, every certain ±1 rescue, and
   every REROLL of a set of dice, valued as the expectation over the rerolled dice.
 
-The options are ranked by the learned value; the best few are then valued by a one-roll
-expectimax: the mean, over the 126 distinct rolls of four dice weighted by their
-probabilities, of the best afterstate of the next turn (a RUIN, or a ±1 rescue, when the roll
-cannot be placed). When few squares remain the search runs to the end of the game, so the
-last turns are played exactly (powers inside the search count as ±1 rescues).
+The options are ranked by the learned value; the best few (``breadth``, more within a work
+``budget``) are then valued by a one-roll expectimax: the mean, over the 126 distinct rolls
+of four dice weighted by their probabilities, of the best afterstate of the next turn (a
+RUIN, or a ±1 rescue, when the roll cannot be placed). When few squares remain
+(:data:`EXACT_EMPTY`) the search runs to the end of the game, so the last turns are played
+exactly (powers inside the search count as ±1 rescues). Boards with more than
+:data:`SEARCH_EMPTY` empty squares after the turn keep their learned value: the next turn has
+too many ways to be searched in time there.
+
+A power on a roll that can be placed must beat the best placement by ``power_margin``
+points: the largest of many estimates is biased upwards, and a power spent is gone.
 
 The player never looks at the game's seed: it knows the dice shown, nothing more.
 """
