@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from magdagdon.ai.simulate import GameResult, histogram_svg, paired, run_games, summarize
-from magdagdon.engine import DiceStream
+from magdagdon.ai.strong import load_models
+from magdagdon.cli import main
+from magdagdon.engine import DiceStream, Difficulty
 
 from .test_cli import run
 
@@ -123,3 +125,48 @@ def test_cli_table_and_plot(tmp_path: Path) -> None:
 def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "simulate", "--bot", "oracle")[0] == 2
     assert run(capsys, "simulate", "--games", "0")[0] == 2
+
+
+def test_the_strong_player_beats_greedy_on_the_same_dice(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Thirty paired NIGHTMARE games: strong is about 120 points a game better (BENCHMARKS.md);
+    a broken search or model would not be."""
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "--bot",
+        "strong",
+        "--vs",
+        "greedy",
+        "--difficulty",
+        "nightmare",
+        "--games",
+        "30",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["bot"] == "strong" and data["paired"]["mean_difference"] > 40
+
+
+def test_cli_train_writes_weights_the_strong_player_loads(tmp_path: Path) -> None:
+    out = tmp_path / "weights.json"
+    code = main(
+        [
+            "train",
+            "--games",
+            "2",
+            "--rounds",
+            "1",
+            "--difficulty",
+            "nightmare",
+            "--output",
+            str(out),
+        ]
+    )
+    assert code == 0
+    models = load_models(out.read_text())
+    assert list(models) == [Difficulty.NIGHTMARE]
