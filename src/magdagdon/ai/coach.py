@@ -8,10 +8,13 @@ roll or what a REROLL will bring: it weighs every roll by its probability.
 >>> game = Game.new("nightmare", seed=1)
 >>> game.roll()
 >>> h = hint(game)
->>> [a["type"] for a in h.plan]
-['stage', 'stage', 'stage', 'confirm']
->>> h.board
-'..../.45./..4./....'
+>>> [a["type"] for a in h.plan][-1]
+'confirm'
+>>> after = game.copy()
+>>> for action in h.plan:
+...     after.apply(action)
+>>> after.turns, str(after.board) == h.board
+(1, True)
 >>> len(h.alternatives), all(a.cost >= 0 for a in h.alternatives)
 (3, True)
 """
