@@ -87,6 +87,20 @@ def game_over(page: Any, base: str) -> None:
     page.wait_for_selector(".final-score")
 
 
+def hint_screen(page: Any, base: str) -> None:
+    ui = open_game(page, base, "nightmare", 5)
+    ui.perform({"type": "roll"})
+    page.click("#hint-button")
+    page.wait_for_selector(".square.hinted")
+    page.click(".hint-more summary")  # the other plans unfolded
+
+
+def review_screen(page: Any, base: str) -> None:
+    game_over(page, base)
+    page.click("#sheet [data-intent='review']")
+    page.wait_for_selector(".review-turn", timeout=30_000)
+
+
 SCREENS: dict[str, Callable[[Any, str], None]] = {
     "roll": roll_screen,
     "place": place_screen,
@@ -99,6 +113,8 @@ SCREENS: dict[str, Callable[[Any, str], None]] = {
     "rules": sheet("rules"),
     "about": sheet("about"),
     "over": game_over,
+    "hint": hint_screen,
+    "review": review_screen,
 }
 
 
