@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,6 +18,7 @@ from typing import Any, Literal
 from sqlalchemy import Connection, Row, Table, and_, func, insert, or_, select, update
 
 from ..engine import Difficulty, Game, Phase, RuleViolation
+from ..lru import LruCache
 from .db import Database
 from .models import GameRecord, HighScore, Player, utcnow
 
@@ -112,41 +111,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class _GameCache:
-    """Replayed games by (id, version): a replay is skipped when the version is unchanged.
-
-    Entries are immutable snapshots (callers get copies), keyed by version, so a
-    stale entry is never used even with several server processes.
-    """
-
-    def __init__(self, size: int = 512) -> None:
-        self._entries: OrderedDict[tuple[str, int], Game] = OrderedDict()
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, key: tuple[str, int]) -> Game | None:
-        with self._lock:
-            game = self._entries.get(key)
-            if game is None:
-                return None
-            self._entries.move_to_end(key)
-            return game.copy()
-
-    def put(self, key: tuple[str, int], game: Game) -> None:
-        with self._lock:
-            self._entries[key] = game.copy()
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-
 class Store:
     """The database operations of the game server."""
 
     def __init__(self, database: Database) -> None:
         """Operations on ``database``."""
         self.db = database
-        self._cache = _GameCache()
+        # Replayed games by (id, version): a replay is skipped when the version is unchanged.
+        # Entries are snapshots (callers get copies), keyed by version, so a stale entry is
+        # never used even with several server processes.
+        self._cache: LruCache[tuple[str, int], Game] = LruCache(512, copy=Game.copy)
         self._players: dict[str, int] = {}
 
     # --- players ------------------------------------------------------------------------

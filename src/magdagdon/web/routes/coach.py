@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from threading import Lock
 from typing import Any
 
 from fastapi import APIRouter, Depends
@@ -11,6 +9,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...ai.coach import hint, review
 from ...engine import Phase
+from ...lru import LruCache
 from ...store import GameRow
 from ..deps import CurrentPlayer, KnownPlayer, StoreDep, limit_coach, run_store
 from ..errors import ApiError
@@ -46,29 +45,8 @@ async def game_hint(game_id: str, player: CurrentPlayer, store: StoreDep) -> Hin
     return HintView(**advice.to_dict(), version=row.version, hints_used=used)
 
 
-class _Reviews:
-    """Reviews of finished games (they never change), the most recent few kept."""
-
-    def __init__(self, size: int = 64) -> None:
-        self._entries: OrderedDict[str, ReviewView] = OrderedDict()
-        self._lock = Lock()
-        self._size = size
-
-    def get(self, key: str) -> ReviewView | None:
-        with self._lock:
-            found = self._entries.get(key)
-            if found is not None:
-                self._entries.move_to_end(key)
-            return found
-
-    def put(self, key: str, value: ReviewView) -> None:
-        with self._lock:
-            self._entries[key] = value
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
-
-
-_reviews = _Reviews()
+_reviews: LruCache[str, ReviewView] = LruCache(64)
+"""Reviews of finished games (they never change), the most recent few kept."""
 
 
 def _review(row: GameRow) -> ReviewView:
