@@ -414,10 +414,10 @@ class StrongPlayer:
             for delta in (-1, 1):
                 if (die.value, delta) in seen:
                     continue
-                trial = game.copy()
-                before: list[Action] = []
                 if die.cell is not None:
                     continue  # a staged twin of a tray value was or will be considered
+                trial = game.copy()
+                before: list[Action] = []
                 if trial.staged:
                     trial.unstage_all()
                     before.append({"type": "unstage_all"})

@@ -14,6 +14,7 @@ from ...store import GameRow
 from ..deps import CurrentPlayer, KnownPlayer, StoreDep, limit_coach, run_store
 from ..errors import ApiError
 from ..schemas import ErrorResponse, HintView, ReviewView, TurnReviewView
+from .games import finished_game
 
 router = APIRouter(prefix="/api/games", tags=["coach"])
 
@@ -73,19 +74,10 @@ async def game_review(game_id: str, player: KnownPlayer, store: StoreDep) -> Rev
     """A finished game, turn by turn: the player's move, the best move and the expected points
     lost. Like the replay, any finished game can be reviewed (from the high-score tables)."""
 
-    def load() -> GameRow:
-        if player is not None:
-            try:
-                own: GameRow | None = store.get_game(game_id, player)
-            except LookupError:
-                own = None
-            if own is not None and own.status != "over":
-                raise ApiError(409, "game_not_over", "A game is reviewed once it is over.")
-        return store.get_game(game_id, None)
-
-    row = await run_store(store, load)
-    if row.status != "over":
-        raise ApiError(409, "game_not_over", "A game is reviewed once it is over.")
+    row = await run_store(
+        store,
+        lambda: finished_game(store, game_id, player, "A game is reviewed once it is over."),
+    )
     found = _reviews.get(row.id)
     if found is None:
         found = await run_in_threadpool(_review, row)

@@ -129,15 +129,21 @@ async def replay(game_id: str, player: KnownPlayer, store: StoreDep) -> Replay:
     return await run_store(store, lambda: _replay(game_id, player, store))
 
 
-def _replay(game_id: str, player: int | None, store: Store) -> Replay:
+def finished_game(store: Store, game_id: str, player: int | None, not_over: str) -> GameRow:
+    """Any finished game (replays and reviews are public); the player's own unfinished game
+    is 409 ``game_not_over`` with ``not_over`` as the message, anyone else's 404."""
     if player is not None:
         try:
             own = store.get_game(game_id, player)
         except LookupError:
             own = None
         if own is not None and own.status != "over":
-            raise ApiError(409, "game_not_over", "The seed stays secret until the game is over.")
-    row = store.get_game(game_id, None)
+            raise ApiError(409, "game_not_over", not_over)
+    return store.get_game(game_id, None)
+
+
+def _replay(game_id: str, player: int | None, store: Store) -> Replay:
+    row = finished_game(store, game_id, player, "The seed stays secret until the game is over.")
     game = row.game
     return Replay(
         id=row.id,
