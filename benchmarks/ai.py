@@ -20,7 +20,6 @@ from magdagdon.ai import coach
 from magdagdon.ai.coach import hint
 from magdagdon.ai.players import PLAYERS, make_player
 from magdagdon.ai.simulate import _percentile, run_games, summarize
-from magdagdon.ai.strong import StrongPlayer
 from magdagdon.engine import Difficulty, Game
 
 
@@ -66,7 +65,7 @@ def hints(count: int, seed: int) -> None:
     games = positions(count, seed)
     times = []
     for game in games:
-        coach._local.player = StrongPlayer()  # nothing memoised: as after a restart
+        coach._local.player = coach.new_player()  # nothing memoised: as after a restart
         start = time.perf_counter()
         hint(game)
         times.append((time.perf_counter() - start) * 1000)

@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-from magdagdon.ai.coach import hint, review
+from magdagdon.ai.coach import WORK_LIMIT, hint, new_player, review
 from magdagdon.ai.players import make_player
 from magdagdon.ai.simulate import play
 from magdagdon.engine import Board, DiceStream, Difficulty, Game, Phase
@@ -28,6 +28,19 @@ def test_a_hint_is_a_plan_that_plays_the_turn() -> None:
     assert after.turns == 1 and after.phase is Phase.ROLL
     assert advice.board == str(after.board)
     assert advice.expected_score > after.score().total  # more points are still to come
+
+
+def test_a_nightmare_opening_hint_searches_within_the_work_limit() -> None:
+    """The simulator's player searches ten options in a NIGHTMARE opening; the coach's
+    stops once the work limit is reached, so a hint stays quick."""
+    game = game_at("..../..../..../....", (2, 3, 4, 5), "nightmare")
+    player = new_player()
+    assert player.limit == WORK_LIMIT
+    ev = player.evaluator(game.difficulty)
+    options = player.options(game)
+    assert 1 <= sum(o.searched for o in options) < 10
+    assert ev.work < 2 * WORK_LIMIT
+    assert hint(game, player).plan == options[0].actions
 
 
 def test_alternatives_are_other_plans_with_their_cost() -> None:

@@ -152,6 +152,28 @@ def test_options_are_best_first_and_each_plan_is_legal() -> None:
             assert trial.turns == 1
 
 
+def test_nightmare_searches_wider_and_earlier_unless_told() -> None:
+    player = StrongPlayer()
+    assert player.settings(Difficulty.PEACEFUL) == player.settings(Difficulty.SURVIVAL) == (3, 9)
+    assert player.settings(Difficulty.NIGHTMARE) == (10, 13)
+    assert StrongPlayer(breadth=2, search_empty=5).settings(Difficulty.NIGHTMARE) == (2, 5)
+    # an opening leaves 12 or 13 empty squares: searched in NIGHTMARE only
+    game = game_at("..../..../..../....", (3, 4, 4, 5), "nightmare")
+    searched = [o for o in player.options(game) if o.searched]
+    assert len(searched) == 10
+    assert not any(o.searched for o in StrongPlayer(search_empty=9).options(game))
+
+
+def test_a_work_limit_stops_the_search_after_the_option_that_reaches_it() -> None:
+    game = game_at("..../..../..../....", (3, 4, 4, 5), "nightmare")
+    limited = StrongPlayer(limit=1).options(game)
+    assert [o.searched for o in limited].count(True) == 1
+    # the option searched is the one ranked first by the learned value
+    unsearched = StrongPlayer(search=False).options(game)
+    assert limited[0].after == unsearched[0].after
+    assert limited[0].value != unsearched[0].value
+
+
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 def test_it_plays_whole_games(difficulty: Difficulty) -> None:
     player = StrongPlayer()

@@ -71,12 +71,22 @@ class Hint(Plan):
 
 _local = threading.local()
 
+WORK_LIMIT = 25_000
+"""The coach's strong player searches no further option once a decision has looked at this
+many staged sets (about a quarter of a second here), so a hint comes in time even in a
+NIGHTMARE opening, where the simulator's player searches ten options."""
+
+
+def new_player() -> StrongPlayer:
+    """A strong player as the coach uses it (its search bounded by :data:`WORK_LIMIT`)."""
+    return StrongPlayer(limit=WORK_LIMIT)
+
 
 def _player() -> StrongPlayer:
     """This thread's strong player (its memo is not shared between threads)."""
     player: StrongPlayer | None = getattr(_local, "player", None)
     if player is None:
-        player = _local.player = StrongPlayer()
+        player = _local.player = new_player()
     return player
 
 
@@ -93,7 +103,7 @@ def hint(game: Game, player: StrongPlayer | None = None) -> Hint:
         ev = strong.evaluator(game.difficulty)
         cells = game.board.cells
         empty = cells.count(EMPTY)
-        if empty <= EXACT_EMPTY or empty > strong.search_empty:
+        if empty <= EXACT_EMPTY or empty > strong.settings(game.difficulty)[1]:
             value = ev.value(cells, game.powers_left)  # exact, or the learned value
         else:
             value = ev.chance(cells, game.powers_left)
@@ -272,7 +282,7 @@ def _searched(strong: StrongPlayer, state: Game, option: Option) -> float:
     assert option.after is not None
     empty = option.after.count(EMPTY)
     paid = state.power_penalty + option.cost
-    if not strong.search or empty == 0 or empty > strong.search_empty:
+    if not strong.search or empty == 0 or empty > strong.settings(state.difficulty)[1]:
         return option.value
     if empty <= EXACT_EMPTY:
         return ev.value(option.after, option.powers_left) - paid

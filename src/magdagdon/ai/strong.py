@@ -13,13 +13,18 @@ A decision lists every option of the turn, each with the afterstate it leads to:
   every REROLL of a set of dice, valued as the expectation over the rerolled dice.
 
 The options are ranked by the learned value; the best few (``breadth``, more within a work
-``budget``) are then valued by a one-roll expectimax: the mean, over the 126 distinct rolls
-of four dice weighted by their probabilities, of the best afterstate of the next turn (a
-RUIN, or a ±1 rescue, when the roll cannot be placed). When few squares remain
-(:data:`EXACT_EMPTY`) the search runs to the end of the game, so the last turns are played
-exactly (powers inside the search count as ±1 rescues). Boards with more than
-:data:`SEARCH_EMPTY` empty squares after the turn keep their learned value: the next turn has
-too many ways to be searched in time there.
+``budget``, fewer once a work ``limit`` is reached) are then valued by a one-roll expectimax:
+the mean, over the 126 distinct rolls of four dice weighted by their probabilities, of the
+best afterstate of the next turn (a RUIN, or a ±1 rescue, when the roll cannot be placed).
+When few squares remain (:data:`EXACT_EMPTY`) the search runs to the end of the game, so the
+last turns are played exactly (powers inside the search count as ±1 rescues). Boards with
+more empty squares after the turn than the difficulty's search depth (:data:`SEARCH`) keep
+their learned value: the next turn has too many ways to be searched in time there.
+
+NIGHTMARE searches wider and earlier than the others: with no powers, a ruin can only be
+avoided by the shape of the board, and the one-move value misjudges shapes most early in the
+game (10 options from 13 empty squares scored 14 points more than 3 options from 9 on 300
+paired games).
 
 A power on a roll that can be placed must beat the best placement by ``power_margin``
 points: the largest of many estimates is biased upwards, and a power spent is gone.
@@ -47,8 +52,14 @@ from .players import Action, staging_actions
 EXACT_EMPTY: Final = 4
 """With at most this many empty squares the search runs to the end of the game."""
 SEARCH_EMPTY: Final = 9
-"""The expectimax looks at afterstates with at most this many empty squares (earlier, the
-next turn has too many ways to be searched in time, and a one-move value is as good)."""
+"""By default, the expectimax looks at afterstates with at most this many empty squares
+(earlier, the next turn has too many ways to be searched in time)."""
+SEARCH: Final = {
+    Difficulty.PEACEFUL: (3, SEARCH_EMPTY),
+    Difficulty.SURVIVAL: (3, SEARCH_EMPTY),
+    Difficulty.NIGHTMARE: (10, 13),
+}
+"""Per difficulty: (options searched, most empty squares after the turn to search)."""
 
 Roll = tuple[int, ...]
 
@@ -327,25 +338,37 @@ class StrongPlayer:
     def __init__(
         self,
         model: Model | None = None,
-        breadth: int = 3,
+        breadth: int | None = None,
         search: bool = True,
-        search_empty: int = SEARCH_EMPTY,
+        search_empty: int | None = None,
         budget: int = 0,
         power_margin: float = 10.0,
+        limit: int = 0,
     ):
         """A player with ``model`` (the shipped one of the game's difficulty by default).
 
-        ``breadth`` options are always searched, more while fewer than ``budget`` staged
-        sets were looked at in the decision.
+        ``breadth`` options are searched, among afterstates with at most ``search_empty``
+        empty squares (both by default the difficulty's :data:`SEARCH`); more while fewer
+        than ``budget`` staged sets were looked at in the decision; none after ``limit``
+        staged sets (0: no limit), which bounds the time of a decision (for hints).
         """
         self._model = model
         self.budget = budget
+        self.limit = limit
         self.power_margin = power_margin
         self.search_empty = search_empty
         self.breadth = breadth
         self.search = search
         self._evaluators: dict[Difficulty, Evaluator] = {}
         self._openings: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
+
+    def settings(self, difficulty: Difficulty) -> tuple[int, int]:
+        """(options searched, most empty squares searched) in a difficulty."""
+        breadth, empty = SEARCH[difficulty]
+        return (
+            breadth if self.breadth is None else self.breadth,
+            empty if self.search_empty is None else self.search_empty,
+        )
 
     def evaluator(self, difficulty: Difficulty) -> Evaluator:
         """The (memoising) evaluator of a difficulty."""
@@ -392,7 +415,7 @@ class StrongPlayer:
                 found += self._rerolls(game, ev, p, paid)
         found.sort(key=lambda o: -o.value)
         if self.search:
-            self._search(found, ev, paid)
+            self._search(found, ev, paid, *self.settings(game.difficulty))
         return found
 
     def _placements(
@@ -463,10 +486,13 @@ class StrongPlayer:
                 out.append(Option([action], value, None, p - 1, cost, searched=True))
         return out
 
-    def _search(self, found: list[Option], ev: Evaluator, paid: int) -> None:
+    def _search(
+        self, found: list[Option], ev: Evaluator, paid: int, breadth: int, search_empty: int
+    ) -> None:
         """Value the best options (by the learned value) by search, best first, until the
-        work budget is spent (at least ``breadth`` of them): exactly to the end of the game
-        when few squares remain, else by the one-roll expectimax."""
+        work budget is spent (at least ``breadth`` of them, unless the work ``limit`` is
+        reached first): exactly to the end of the game when few squares remain, else by the
+        one-roll expectimax."""
         start = ev.work
         searched = 0
         for option in found:
@@ -476,9 +502,11 @@ class StrongPlayer:
             if empty == 0:
                 option.searched = True  # a full board's value is its score
                 continue
-            if empty > self.search_empty:
+            if empty > search_empty:
                 continue
-            if searched >= self.breadth and ev.work - start >= self.budget:
+            if searched >= breadth and ev.work - start >= self.budget:
+                break
+            if self.limit and searched and ev.work - start >= self.limit:
                 break
             searched += 1
             if empty <= EXACT_EMPTY:
