@@ -27,7 +27,7 @@ from typing import Any
 
 from ..engine import EMPTY, Board, Game, Phase
 from .players import Action
-from .strong import EXACT_EMPTY, Option, StrongPlayer
+from .strong import Option, StrongPlayer
 
 ALTERNATIVES = 3
 
@@ -103,10 +103,10 @@ def hint(game: Game, player: StrongPlayer | None = None) -> Hint:
         ev = strong.evaluator(game.difficulty)
         cells = game.board.cells
         empty = cells.count(EMPTY)
-        if empty <= EXACT_EMPTY or empty > strong.settings(game.difficulty)[1]:
-            value = ev.value(cells, game.powers_left)  # exact, or the learned value
+        if empty > strong.settings(game.difficulty)[1]:
+            value = ev.value(cells, game.powers_left)  # the learned value
         else:
-            value = ev.chance(cells, game.powers_left)
+            value = ev.searched(cells, game.powers_left)
         return Hint([{"type": "roll"}], value - game.power_penalty)
     options = strong.options(game)
     best = options[0]
@@ -284,9 +284,7 @@ def _searched(strong: StrongPlayer, state: Game, option: Option) -> float:
     paid = state.power_penalty + option.cost
     if not strong.search or empty == 0 or empty > strong.settings(state.difficulty)[1]:
         return option.value
-    if empty <= EXACT_EMPTY:
-        return ev.value(option.after, option.powers_left) - paid
-    return ev.chance(option.after, option.powers_left) - paid
+    return ev.searched(option.after, option.powers_left) - paid
 
 
 def _notation(cells: tuple[int, ...]) -> str:

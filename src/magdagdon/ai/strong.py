@@ -215,6 +215,13 @@ class Evaluator:
             return self.chance(cells, powers_left, exact=True)
         return self.learned(cells, powers_left)
 
+    def searched(self, cells: tuple[int, ...], powers_left: int) -> float:
+        """The value the search gives an afterstate: exact with few empty squares, else the
+        one-roll expectimax."""
+        if cells.count(EMPTY) <= EXACT_EMPTY:
+            return self.value(cells, powers_left)
+        return self.chance(cells, powers_left)
+
     def chance(self, cells: tuple[int, ...], powers_left: int, exact: bool = False) -> float:
         """One-roll expectimax: the mean over the next roll of the best next afterstate
         (valued by :meth:`value` when ``exact``, else by :meth:`learned`)."""
@@ -509,11 +516,7 @@ class StrongPlayer:
             if self.limit and searched and ev.work - start >= self.limit:
                 break
             searched += 1
-            if empty <= EXACT_EMPTY:
-                value = ev.value(option.after, option.powers_left)
-            else:
-                value = ev.chance(option.after, option.powers_left)
-            option.value = value - paid - option.cost
+            option.value = ev.searched(option.after, option.powers_left) - paid - option.cost
             option.searched = True
         # options not searched keep their learned values and rank after the searched ones
         found.sort(key=lambda o: (not o.searched, -o.value))
