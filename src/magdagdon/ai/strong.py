@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -46,6 +46,7 @@ from typing import Any, Final
 
 from ..engine import EMPTY, RUIN, Difficulty, Game, Phase, staged_results
 from ..engine.placement import legal_mask
+from . import fast
 from .features import NAMES, LinearValue, quick_score
 from .players import Action, staging_actions
 
@@ -174,13 +175,19 @@ class Option:
 class Evaluator:
     """Values of afterstates for one difficulty (memoised; one per game or per simulation)."""
 
-    def __init__(self, model: Model) -> None:
-        """An evaluator using ``model``."""
+    def __init__(self, model: Model, native: bool | None = None) -> None:
+        """An evaluator using ``model``; ``native``: use the C accelerator (by default when it
+        is available, see :mod:`magdagdon.ai.fast`); the values are the same either way."""
         self.model = model
         self.difficulty = model.difficulty
         self.minimum = model.difficulty.minimum
         self.penalties = model.difficulty.penalties
-        self._linear = LinearValue(model.weights, model.bias)
+        if native is None:
+            native = fast.AVAILABLE
+        self._native = fast.NativeValue(model.weights, model.bias) if native else None
+        self._linear: Callable[[tuple[int, ...], int], float] = (
+            self._native.value if self._native else LinearValue(model.weights, model.bias)
+        )
         self.work = 0
         """Staged sets looked at by the searches so far (a measure of time that is the same
         on every machine)."""
@@ -247,29 +254,15 @@ class Evaluator:
         child_value = self.value if exact else self.learned
         empty = cells.count(EMPTY)
         required = min(self.minimum, empty)
-        best: dict[Roll, float] = {}
-        results = _free_results(cells)
-        self.work += len(results)
-        for placed in results:
-            if len(placed) < required:
-                continue
-            child = list(cells)
-            for sq, v in placed:
-                child[sq] = v
-            value = child_value(tuple(child), powers_left)
-            m = tuple(sorted(v for _, v in placed))
-            if value > best.get(m, -math.inf):
-                best[m] = value
+        if self._native is not None and not exact:
+            tops, work = self._native.best_rolls(cells, powers_left, required)
+            self.work += work
+            placeable: dict[Roll, float] = {
+                roll: top for (roll, _), top in zip(ROLLS, tops, strict=True) if top > -math.inf
+            }
+        else:
+            placeable = self._placeable(cells, powers_left, required, child_value)
         ruin: float | None = None
-        placeable: dict[Roll, float] = {}
-        for roll, _ in ROLLS:
-            top = -math.inf
-            for sub in _sub_rolls(roll):
-                sub_value = best.get(sub)
-                if sub_value is not None and sub_value > top:
-                    top = sub_value
-            if top > -math.inf:
-                placeable[roll] = top
         values: dict[Roll, float] = {}
         for roll, _ in ROLLS:
             if roll in placeable:
@@ -290,6 +283,38 @@ class Evaluator:
             values[roll] = top
         self._rolls[key] = values
         return values
+
+    def _placeable(
+        self,
+        cells: tuple[int, ...],
+        powers_left: int,
+        required: int,
+        child_value: Callable[[tuple[int, ...], int], float],
+    ) -> dict[Roll, float]:
+        """Per roll that can be placed: the value of its best next afterstate."""
+        best: dict[Roll, float] = {}
+        results = _free_results(cells)
+        self.work += len(results)
+        for placed in results:
+            if len(placed) < required:
+                continue
+            child = list(cells)
+            for sq, v in placed:
+                child[sq] = v
+            value = child_value(tuple(child), powers_left)
+            m = tuple(sorted(v for _, v in placed))
+            if value > best.get(m, -math.inf):
+                best[m] = value
+        placeable: dict[Roll, float] = {}
+        for roll, _ in ROLLS:
+            top = -math.inf
+            for sub in _sub_rolls(roll):
+                sub_value = best.get(sub)
+                if sub_value is not None and sub_value > top:
+                    top = sub_value
+            if top > -math.inf:
+                placeable[roll] = top
+        return placeable
 
 
 def _free_results(cells: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:

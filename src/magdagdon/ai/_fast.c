@@ -1,0 +1,604 @@
+/*
+ * The strong player's inner loop in C: the learned afterstate value and the best next
+ * afterstate of every roll (the work of one chance node of the one-roll expectimax).
+ *
+ * This is an optional accelerator of magdagdon.ai.features.LinearValue and of
+ * magdagdon.ai.strong.Evaluator.roll_values: the pure-Python code is the reference, and
+ * every value computed here is bit for bit the same double (the same operations in the
+ * same order, built without floating-point contraction), so a player plays the same moves
+ * with and without it. See magdagdon/ai/fast.py for the Python side.
+ *
+ * Square codes of a line key: a number v is v - 1 (0-5), a RUIN is 6, an empty square is
+ * 7 + the index of its allowed mask (17 masks are possible: no value, all values, and the
+ * 15 runs of one to three consecutive values; an allowed mask is an intersection of runs
+ * v-1..v+1).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <string.h>
+
+#define EMPTY 0
+#define RUIN 7
+#define ALL_VALUES 63
+#define NCODES 24
+#define TABLE_SIZE (NCODES * NCODES * NCODES * NCODES)
+#define NROLLS 126
+#define NPARAMS 30
+#define NLINE_WEIGHTS 25
+
+/* params layout (built by fast.py) */
+#define P_FREE 0
+#define P_TIGHT 1 /* 1..4: tight by mask size 0 (dead) .. 3 */
+#define P_VALUE_SUM 5
+#define P_FRONTIER 6
+#define P_UNPLACEABLE 7
+#define P_ONE_SQUARE 8
+#define P_EMPTY 9
+#define P_EMPTY2 10
+#define P_POWERS 11
+#define P_POWERS_EMPTY 12
+#define P_BIAS 13
+#define P_RUIN_PENALTY 14
+#define P_EMPTY_IS 14 /* + k for k = 1..15 */
+
+static const int LINES[8][4] = {
+    {0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15},
+    {0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
+};
+
+static int near_mask[8];   /* near_mask[v]: values v-1..v+1 as bits v-1 */
+static int mask_code[64];  /* allowed mask -> square code (7..23), -1 if impossible */
+static int code_mask[NCODES];
+static int mask_size[64];
+static int mask_sum[64];
+static int neigh_list[16][4];
+static int neigh_count[16];
+/* per roll (in combinations_with_replacement order): its distinct sub-multisets as codes */
+static int roll_subs[NROLLS][15];
+static int roll_nsubs[NROLLS];
+
+static unsigned int
+neighbours(unsigned int m)
+{
+    return ((m << 4) | (m >> 4) | ((m & ~0x8888u) << 1) | ((m & ~0x1111u) >> 1)) & 0xFFFFu;
+}
+
+static int
+multiset_code(const int *values, int k)
+{
+    int sorted[4];
+    for (int i = 0; i < k; i++) {
+        int v = values[i];
+        int j = i;
+        while (j > 0 && sorted[j - 1] > v) {
+            sorted[j] = sorted[j - 1];
+            j--;
+        }
+        sorted[j] = v;
+    }
+    int code = 0;
+    for (int i = 0; i < k; i++)
+        code = code * 7 + sorted[i];
+    return code;
+}
+
+static void
+init_tables(void)
+{
+    for (int v = 1; v <= 6; v++) {
+        int m = 0;
+        for (int w = v - 1; w <= v + 1; w++)
+            if (w >= 1 && w <= 6)
+                m |= 1 << (w - 1);
+        near_mask[v] = m;
+    }
+    for (int m = 0; m < 64; m++) {
+        mask_code[m] = -1;
+        mask_size[m] = __builtin_popcount(m);
+        int s = 0;
+        for (int v = 0; v < 6; v++)
+            if (m >> v & 1)
+                s += v + 1;
+        mask_sum[m] = s;
+    }
+    int next = 7;
+    mask_code[0] = next;
+    code_mask[next++] = 0;
+    mask_code[ALL_VALUES] = next;
+    code_mask[next++] = ALL_VALUES;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a; b <= 6 && b - a <= 2; b++) {
+            int m = ((1 << (b - a + 1)) - 1) << (a - 1);
+            mask_code[m] = next;
+            code_mask[next++] = m;
+        }
+    for (int sq = 0; sq < 16; sq++) {
+        int r = sq / 4, c = sq % 4, n = 0;
+        if (r > 0) neigh_list[sq][n++] = sq - 4;
+        if (r < 3) neigh_list[sq][n++] = sq + 4;
+        if (c > 0) neigh_list[sq][n++] = sq - 1;
+        if (c < 3) neigh_list[sq][n++] = sq + 1;
+        neigh_count[sq] = n;
+    }
+    int r = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a; b <= 6; b++)
+            for (int c = b; c <= 6; c++)
+                for (int d = c; d <= 6; d++, r++) {
+                    int roll[4] = {a, b, c, d};
+                    int n = 0;
+                    for (int subset = 1; subset < 16; subset++) {
+                        int vals[4], k = 0;
+                        for (int i = 0; i < 4; i++)
+                            if (subset >> i & 1)
+                                vals[k++] = roll[i];
+                        int code = multiset_code(vals, k);
+                        int seen = 0;
+                        for (int j = 0; j < n; j++)
+                            if (roll_subs[r][j] == code)
+                                seen = 1;
+                        if (!seen)
+                            roll_subs[r][n++] = code;
+                    }
+                    roll_nsubs[r] = n;
+                }
+}
+
+static int
+square_code(int cell, int allowed)
+{
+    if (cell == RUIN)
+        return 6;
+    if (cell == EMPTY)
+        return mask_code[allowed];
+    return cell - 1;
+}
+
+/* The patterns of a bonus (straights, fours, two pairs with neighbours within 1). */
+static int straights[12][4], nstraights;
+static int fours[6][4];
+static int two_pairs[30][4], ntwo_pairs;
+
+static void
+init_patterns(void)
+{
+    nstraights = 0;
+    for (int start = 1; start <= 6; start++)
+        for (int step = 1; step >= -1; step -= 2)
+            if (start + 3 * step >= 1 && start + 3 * step <= 6) {
+                for (int i = 0; i < 4; i++)
+                    straights[nstraights][i] = start + step * i;
+                nstraights++;
+            }
+    for (int v = 1; v <= 6; v++)
+        for (int i = 0; i < 4; i++)
+            fours[v - 1][i] = v;
+    ntwo_pairs = 0;
+    for (int a = 1; a <= 5; a++)
+        for (int bits = 0; bits < 16; bits++) {
+            if (__builtin_popcount(bits) != 2)
+                continue;
+            for (int i = 0; i < 4; i++)
+                two_pairs[ntwo_pairs][i] = (bits >> i & 1) ? a + 1 : a;
+            ntwo_pairs++;
+        }
+}
+
+static int
+count_ways(const int *codes, int (*patterns)[4], int n)
+{
+    int ways = 0;
+    for (int p = 0; p < n; p++) {
+        int ok = 1;
+        for (int i = 0; i < 4 && ok; i++) {
+            int c = codes[i], v = patterns[p][i];
+            if (c >= 7)
+                ok = code_mask[c] >> (v - 1) & 1;
+            else
+                ok = c + 1 == v;
+        }
+        ways += ok;
+    }
+    return ways;
+}
+
+/* The value of one line, as LinearValue._line_value computes it. */
+static double
+line_value(const int *codes, const double *w, const int *bonus)
+{
+    int points = 0, need = 0, ruin = 0;
+    for (int i = 0; i < 4; i++) {
+        if (codes[i] < 6)
+            points += codes[i] + 1;
+        else if (codes[i] == 6)
+            ruin = 1;
+        else
+            need++;
+    }
+    if (ruin)
+        return (double)points;
+    if (!need) {
+        int v[4];
+        for (int i = 0; i < 4; i++)
+            v[i] = codes[i] + 1;
+        int up = 1, down = 1;
+        for (int i = 1; i < 4; i++) {
+            up &= v[i] == v[i - 1] + 1;
+            down &= v[i] == v[i - 1] - 1;
+        }
+        if (up || down)
+            return (double)(points + bonus[0]);
+        if (v[0] == v[1] && v[1] == v[2] && v[2] == v[3])
+            return (double)(points + bonus[1]);
+        int counts[7] = {0}, pairs = 0, other = 0;
+        for (int i = 0; i < 4; i++)
+            counts[v[i]]++;
+        for (int x = 1; x <= 6; x++) {
+            if (counts[x] == 2)
+                pairs++;
+            else if (counts[x])
+                other++;
+        }
+        if (pairs == 2 && !other)
+            return (double)(points + bonus[2]);
+        return (double)points;
+    }
+    double s = 0.0;
+    int any = 0;
+    int ways[3] = {
+        count_ways(codes, straights, nstraights),
+        count_ways(codes, fours, 6),
+        count_ways(codes, two_pairs, ntwo_pairs),
+    };
+    for (int kind = 0; kind < 3; kind++) {
+        if (ways[kind]) {
+            s += w[kind * 4 + need - 1] * 1.0;
+            s += w[12 + kind * 4 + need - 1] * (double)ways[kind];
+            any = 1;
+        }
+    }
+    if (!any)
+        s += w[24] * 1.0;
+    return (double)points + s;
+}
+
+static int
+get_doubles(Py_buffer *view, Py_ssize_t count, const char *what)
+{
+    if (view->len != (Py_ssize_t)(count * sizeof(double))) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd doubles expected", what, count);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+fast_line_table(PyObject *self, PyObject *args)
+{
+    Py_buffer wv;
+    int bonus[3];
+    if (!PyArg_ParseTuple(args, "y*iii", &wv, &bonus[0], &bonus[1], &bonus[2]))
+        return NULL;
+    if (get_doubles(&wv, NLINE_WEIGHTS, "line weights") < 0) {
+        PyBuffer_Release(&wv);
+        return NULL;
+    }
+    const double *w = (const double *)wv.buf;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, TABLE_SIZE * sizeof(double));
+    if (out == NULL) {
+        PyBuffer_Release(&wv);
+        return NULL;
+    }
+    double *table = (double *)PyBytes_AS_STRING(out);
+    int codes[4];
+    for (int i = 0; i < TABLE_SIZE; i++) {
+        int x = i;
+        for (int j = 3; j >= 0; j--) {
+            codes[j] = x % NCODES;
+            x /= NCODES;
+        }
+        table[i] = line_value(codes, w, bonus);
+    }
+    PyBuffer_Release(&wv);
+    return out;
+}
+
+/* The learned value of a board, as LinearValue.__call__ computes it. */
+static double
+board_value(const unsigned char *cells, int powers, const double *table, const double *p)
+{
+    int allowed[16];
+    for (int sq = 0; sq < 16; sq++) {
+        if (cells[sq] != EMPTY) {
+            allowed[sq] = -1;
+            continue;
+        }
+        int m = ALL_VALUES;
+        for (int i = 0; i < neigh_count[sq]; i++) {
+            int v = cells[neigh_list[sq][i]];
+            if (v != EMPTY && v != RUIN)
+                m &= near_mask[v];
+        }
+        allowed[sq] = m;
+    }
+    double value = 0.0;
+    for (int l = 0; l < 8; l++) {
+        int idx = 0;
+        for (int i = 0; i < 4; i++) {
+            int sq = LINES[l][i];
+            idx = idx * NCODES + square_code(cells[sq], allowed[sq]);
+        }
+        value += table[idx];
+    }
+    int empty = 0, ruins = 0, frontier = 0;
+    double rest = 0.0;
+    int squares_for[6] = {0};
+    for (int sq = 0; sq < 16; sq++) {
+        int m = allowed[sq];
+        if (m < 0) {
+            if (cells[sq] == RUIN)
+                ruins++;
+            continue;
+        }
+        empty++;
+        if (m == ALL_VALUES) {
+            rest += p[P_FREE];
+            continue;
+        }
+        int size = mask_size[m];
+        rest += p[P_TIGHT + size];
+        if (size) {
+            rest += p[P_VALUE_SUM] * (double)mask_sum[m] / (double)size;
+            frontier++;
+            for (int v = 0; v < 6; v++)
+                if (m >> v & 1)
+                    squares_for[v]++;
+        }
+    }
+    value -= (double)(ruins * (int)p[P_RUIN_PENALTY]);
+    if (!empty)
+        return value;
+    if (frontier) {
+        int none = 0, one = 0;
+        for (int v = 0; v < 6; v++) {
+            none += squares_for[v] == 0;
+            one += squares_for[v] == 1;
+        }
+        rest += p[P_FRONTIER] * (double)frontier;
+        rest += p[P_UNPLACEABLE] * (double)none + p[P_ONE_SQUARE] * (double)one;
+    }
+    double e = (double)empty;
+    rest += p[P_EMPTY] * e + p[P_EMPTY2] * e * e / 16.0;
+    rest += p[P_POWERS] * (double)powers + p[P_POWERS_EMPTY] * (double)powers * e / 16.0;
+    if (empty < 16)
+        rest += p[P_EMPTY_IS + empty];
+    return value + rest + p[P_BIAS];
+}
+
+static int
+parse_model(Py_buffer *tv, Py_buffer *pv)
+{
+    if (get_doubles(tv, TABLE_SIZE, "line table") < 0 || get_doubles(pv, NPARAMS, "params") < 0)
+        return -1;
+    return 0;
+}
+
+static int
+parse_cells(Py_buffer *cv, const unsigned char **cells)
+{
+    if (cv->len != 16) {
+        PyErr_SetString(PyExc_ValueError, "16 squares expected");
+        return -1;
+    }
+    const unsigned char *c = (const unsigned char *)cv->buf;
+    for (int sq = 0; sq < 16; sq++)
+        if (c[sq] > RUIN) {
+            PyErr_Format(PyExc_ValueError, "square %d holds %d", sq, (int)c[sq]);
+            return -1;
+        }
+    *cells = c;
+    return 0;
+}
+
+static PyObject *
+fast_value(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, tv, pv;
+    int powers;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*iy*y*", &cv, &powers, &tv, &pv))
+        return NULL;
+    PyObject *out = NULL;
+    if (parse_cells(&cv, &cells) == 0 && parse_model(&tv, &pv) == 0)
+        out = PyFloat_FromDouble(
+            board_value(cells, powers, (const double *)tv.buf, (const double *)pv.buf));
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&pv);
+    return out;
+}
+
+/* The squares of `s` joined (through `s`) to `seed`. */
+static unsigned int
+flood(unsigned int seed, unsigned int s)
+{
+    unsigned int r = seed & s, prev;
+    do {
+        prev = r;
+        r |= neighbours(r) & s;
+    } while (r != prev);
+    return r;
+}
+
+struct search {
+    unsigned char child[16];
+    int squares[4];
+    int values[4];
+    int k;
+    int required;
+    int powers;
+    int allowed0[16];
+    const double *table;
+    const double *params;
+    double best[2401];
+    long work;
+};
+
+static void
+assign(struct search *s, int i)
+{
+    if (i == s->k) {
+        s->work++;
+        if (s->k < s->required)
+            return;
+        double v = board_value(s->child, s->powers, s->table, s->params);
+        int code = multiset_code(s->values, s->k);
+        if (v > s->best[code])
+            s->best[code] = v;
+        return;
+    }
+    int sq = s->squares[i];
+    int m = s->allowed0[sq];
+    for (int j = 0; j < i; j++) {
+        int other = s->squares[j];
+        for (int n = 0; n < neigh_count[sq]; n++)
+            if (neigh_list[sq][n] == other)
+                m &= near_mask[s->values[j]];
+    }
+    for (int v = 1; v <= 6; v++) {
+        if (!(m >> (v - 1) & 1))
+            continue;
+        s->values[i] = v;
+        s->child[sq] = (unsigned char)v;
+        assign(s, i + 1);
+    }
+    s->child[sq] = EMPTY;
+}
+
+static PyObject *
+fast_best_rolls(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, tv, pv;
+    int powers, required;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*iiy*y*", &cv, &powers, &required, &tv, &pv))
+        return NULL;
+    if (parse_cells(&cv, &cells) < 0 || parse_model(&tv, &pv) < 0) {
+        PyBuffer_Release(&cv);
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    struct search *s = PyMem_Malloc(sizeof(struct search));
+    if (s == NULL) {
+        PyBuffer_Release(&cv);
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&pv);
+        return PyErr_NoMemory();
+    }
+    memcpy(s->child, cells, 16);
+    s->required = required;
+    s->powers = powers;
+    s->table = (const double *)tv.buf;
+    s->params = (const double *)pv.buf;
+    s->work = 0;
+    for (int i = 0; i < 2401; i++)
+        s->best[i] = -INFINITY;
+    unsigned int empty = 0, numbers = 0;
+    int empties[16], ne = 0;
+    for (int sq = 0; sq < 16; sq++) {
+        if (cells[sq] == EMPTY) {
+            empty |= 1u << sq;
+            empties[ne++] = sq;
+        } else if (cells[sq] != RUIN)
+            numbers |= 1u << sq;
+    }
+    for (int sq = 0; sq < 16; sq++) {
+        int m = ALL_VALUES;
+        for (int n = 0; n < neigh_count[sq]; n++) {
+            int v = cells[neigh_list[sq][n]];
+            if (v != EMPTY && v != RUIN)
+                m &= near_mask[v];
+        }
+        s->allowed0[sq] = m;
+    }
+    unsigned int touching = neighbours(numbers);
+    /* every set of 1-4 empty squares whose every part is joined to the numbers (or, on a
+       board with no number, which is joined up), in increasing square order */
+    int idx[4];
+    for (int k = 1; k <= 4 && k <= ne; k++) {
+        for (int i = 0; i < k; i++)
+            idx[i] = i;
+        for (;;) {
+            unsigned int set = 0;
+            for (int i = 0; i < k; i++)
+                set |= 1u << empties[idx[i]];
+            unsigned int joined =
+                numbers ? flood(touching, set) : flood(set & (~set + 1u), set);
+            if (joined == set) {
+                s->k = k;
+                for (int i = 0; i < k; i++)
+                    s->squares[i] = empties[idx[i]];
+                assign(s, 0);
+            }
+            int i = k - 1;
+            while (i >= 0 && idx[i] == ne - k + i)
+                i--;
+            if (i < 0)
+                break;
+            idx[i]++;
+            for (int j = i + 1; j < k; j++)
+                idx[j] = idx[j - 1] + 1;
+        }
+    }
+    PyObject *tops = PyTuple_New(NROLLS);
+    if (tops != NULL) {
+        for (int r = 0; r < NROLLS; r++) {
+            double top = -INFINITY;
+            for (int j = 0; j < roll_nsubs[r]; j++) {
+                double b = s->best[roll_subs[r][j]];
+                if (b > top)
+                    top = b;
+            }
+            PyObject *f = PyFloat_FromDouble(top);
+            if (f == NULL) {
+                Py_CLEAR(tops);
+                break;
+            }
+            PyTuple_SET_ITEM(tops, r, f);
+        }
+    }
+    long work = s->work;
+    PyMem_Free(s);
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&pv);
+    if (tops == NULL)
+        return NULL;
+    return Py_BuildValue("(Nl)", tops, work);
+}
+
+static PyMethodDef methods[] = {
+    {"line_table", fast_line_table, METH_VARARGS,
+     "line_table(line_weights, straight, four, two_pairs) -> bytes: every line's value."},
+    {"value", fast_value, METH_VARARGS,
+     "value(cells, powers, table, params) -> float: the learned value of a board."},
+    {"best_rolls", fast_best_rolls, METH_VARARGS,
+     "best_rolls(cells, powers, required, table, params) -> (tops, work): per roll, the "
+     "value of its best next afterstate (-inf if it cannot be placed)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fast",
+    "The strong player's inner loop in C (see magdagdon.ai.fast).", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fast(void)
+{
+    init_tables();
+    init_patterns();
+    return PyModule_Create(&module);
+}

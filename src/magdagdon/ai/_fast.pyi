@@ -1,0 +1,13 @@
+"""Type information of the C accelerator (see ``_fast.c`` and :mod:`magdagdon.ai.fast`)."""
+
+def line_table(line_weights: bytes, straight: int, four: int, two_pairs: int) -> bytes:
+    """Every line's value, as 24**4 doubles indexed by the line's square codes."""
+
+def value(cells: bytes, powers: int, table: bytes, params: bytes) -> float:
+    """The learned value of a board."""
+
+def best_rolls(
+    cells: bytes, powers: int, required: int, table: bytes, params: bytes
+) -> tuple[tuple[float, ...], int]:
+    """Per roll, the value of its best next afterstate (-inf if it cannot be placed), and the
+    number of staged sets looked at."""

@@ -1,0 +1,97 @@
+"""The optional C accelerator of the strong player's inner loop (``magdagdon.ai._fast``).
+
+The C module computes the learned value of a board (:class:`~.features.LinearValue`) and, for
+one board, the best next afterstate of every roll (the work of one chance node of
+:meth:`~.strong.Evaluator.roll_values`). It gives the same doubles as the pure-Python code,
+bit for bit, so a player plays the same moves with it and without it, only faster (the tests
+compare both on many boards).
+
+It is built when the package is installed with a C compiler at hand; without one, or with
+``MAGDAGDON_PURE_PYTHON=1`` in the environment, :data:`AVAILABLE` is False and the Python
+code runs.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Final
+
+from ..engine import BONUS_POINTS, RUIN_PENALTY, Bonus
+from .features import NAMES
+
+_native: ModuleType | None
+try:
+    from . import _fast as _native
+except ImportError:  # built without a C compiler
+    _native = None
+
+if os.environ.get("MAGDAGDON_PURE_PYTHON"):
+    _native = None
+
+AVAILABLE: Final = _native is not None
+"""Whether the C accelerator is built and switched on."""
+
+_LINE_NAMES = (
+    *(f"{kind}_need{k}" for kind in ("straight", "four", "two_pairs") for k in range(1, 5)),
+    *(f"{kind}_need{k}_ways" for kind in ("straight", "four", "two_pairs") for k in range(1, 5)),
+    "open_line_no_bonus",
+)
+_PARAM_NAMES = (
+    "free",
+    "dead",
+    "tight1",
+    "tight2",
+    "tight3",
+    "allowed_value_sum",
+    "frontier",
+    "values_unplaceable",
+    "values_one_square",
+    "empty",
+    "empty_squared",
+    "powers_left",
+    "powers_left_x_empty",
+)
+
+
+class NativeValue:
+    """A learned value computed by the C module: the line table and the weights, packed."""
+
+    def __init__(self, weights: Sequence[float], bias: float) -> None:
+        """Pack ``weights`` (in :data:`~.features.NAMES` order) and ``bias`` for the C code."""
+        if _native is None:
+            raise RuntimeError("the C accelerator is not available")
+        self._module = _native
+        w = dict(zip(NAMES, weights, strict=True))
+        line = array("d", [w[n] for n in _LINE_NAMES]).tobytes()
+        self.table = _native.line_table(
+            line,
+            BONUS_POINTS[Bonus.STRAIGHT],
+            BONUS_POINTS[Bonus.FOUR],
+            BONUS_POINTS[Bonus.TWO_PAIRS],
+        )
+        params = [w[n] for n in _PARAM_NAMES]
+        params += [float(bias), float(RUIN_PENALTY)]
+        params += [w[f"empty_is_{k}"] for k in range(1, 16)]
+        self.params = array("d", params).tobytes()
+
+    def value(self, cells: Sequence[int], powers_left: int) -> float:
+        """The learned value of a board (as :class:`~.features.LinearValue` computes it)."""
+        result: float = self._module.value(bytes(cells), powers_left, self.table, self.params)
+        return result
+
+    def best_rolls(
+        self, cells: Sequence[int], powers_left: int, required: int
+    ) -> tuple[tuple[float, ...], int]:
+        """Per roll (in :data:`~.strong.ROLLS` order): the learned value of its best next
+        afterstate placing at least ``required`` dice (-inf when it cannot be placed); and
+        the number of staged sets looked at."""
+        tops, work = self._module.best_rolls(
+            bytes(cells), powers_left, required, self.table, self.params
+        )
+        return tops, work
+
+
+__all__ = ["AVAILABLE", "NativeValue"]
