@@ -6,9 +6,11 @@ import itertools
 
 import pytest
 
+from magdagdon.ai import fast
 from magdagdon.ai.coach import WORK_LIMIT, hint, new_player, review
 from magdagdon.ai.players import make_player
 from magdagdon.ai.simulate import play
+from magdagdon.ai.strong import StrongPlayer
 from magdagdon.engine import Board, DiceStream, Difficulty, Game, Phase
 
 from .positions import game_at
@@ -30,16 +32,19 @@ def test_a_hint_is_a_plan_that_plays_the_turn() -> None:
     assert advice.expected_score > after.score().total  # more points are still to come
 
 
-def test_a_nightmare_opening_hint_searches_within_the_work_limit() -> None:
-    """The simulator's player searches ten options in a NIGHTMARE opening; the coach's
-    stops once the work limit is reached, so a hint stays quick."""
+def test_the_coach_searches_fully_with_the_accelerator_else_within_a_work_limit() -> None:
+    assert new_player().limit == WORK_LIMIT == (0 if fast.AVAILABLE else 25_000)
+
+
+def test_a_limited_opening_hint_searches_within_the_work_limit() -> None:
+    """The simulator's player searches 30 options in an opening; a coach without the C
+    accelerator stops once its work limit is reached, so a hint stays quick."""
     game = game_at("..../..../..../....", (2, 3, 4, 5), "nightmare")
-    player = new_player()
-    assert player.limit == WORK_LIMIT
+    player = StrongPlayer(limit=25_000)
     ev = player.evaluator(game.difficulty)
     options = player.options(game)
-    assert 1 <= sum(o.searched for o in options) < 10
-    assert ev.work < 2 * WORK_LIMIT
+    assert 1 <= sum(o.searched for o in options) < 30
+    assert ev.work < 2 * 25_000
     assert hint(game, player).plan == options[0].actions
 
 

@@ -15,7 +15,7 @@ from magdagdon.ai import fast
 from magdagdon.ai.features import NAMES, LinearValue
 from magdagdon.ai.simulate import game_seed, play
 from magdagdon.ai.strong import ROLLS, Evaluator, StrongPlayer, _free_results, shipped_model
-from magdagdon.engine import EMPTY, Board, Difficulty, Game
+from magdagdon.engine import EMPTY, RUIN, Board, Difficulty, Game
 
 from .strategies import boards, played_boards
 
@@ -70,6 +70,32 @@ def test_the_best_play_of_every_roll_is_the_python_one(
     assert native.chance(cells, powers) == python.chance(cells, powers)
 
 
+def near_the_end(board: Board, keep: int) -> tuple[int, ...]:
+    """The board with only its first ``keep`` empty squares left empty (the others RUINS)."""
+    cells = list(board.cells)
+    empties = [sq for sq in range(16) if cells[sq] == EMPTY]
+    for sq in empties[keep:]:
+        cells[sq] = RUIN
+    return tuple(cells)
+
+
+@needs_native
+@pytest.mark.parametrize("difficulty", [Difficulty.PEACEFUL, Difficulty.NIGHTMARE])
+@settings(max_examples=40, deadline=None)
+@given(board=played_boards(), keep=st.integers(1, 4))
+def test_the_exact_endgame_is_the_python_one(
+    difficulty: Difficulty, board: Board, keep: int
+) -> None:
+    """With no power left: the value searched to the end, and the exact value of every roll."""
+    cells = near_the_end(board, keep)
+    if EMPTY not in cells:
+        return
+    model = shipped_model(difficulty)
+    python, native = Evaluator(model, native=False), Evaluator(model, native=True)
+    assert native.value(cells, 0) == python.chance(cells, 0, exact=True) == python.value(cells, 0)
+    assert native.roll_values(cells, 0, exact=True) == python.roll_values(cells, 0, exact=True)
+
+
 @needs_native
 @settings(max_examples=40, deadline=None)
 @given(played_boards(), st.integers(1, 4))
@@ -85,10 +111,11 @@ def test_the_work_counts_every_staged_set(board: Board, required: int) -> None:
 @needs_native
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 def test_a_player_plays_the_same_games_with_and_without_it(difficulty: Difficulty) -> None:
-    for index in range(3):
+    """(A narrower search than the default, so that the pure-Python games stay quick.)"""
+    for index in range(2):
         games = []
         for native in (False, True):
-            player = StrongPlayer()
+            player = StrongPlayer(breadth=4, search_empty=11)
             player._evaluators[difficulty] = Evaluator(shipped_model(difficulty), native=native)
             game = Game.new(difficulty, seed=game_seed(11, index))
             play(game, player)
@@ -108,5 +135,11 @@ def test_bad_input_is_refused() -> None:
         fast._native.value(bytes(16), 0, b"", native.params)  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="params"):
         fast._native.best_rolls(bytes(16), 0, 3, native.table, b"x")  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="at most 4 empty squares"):
+        native.exact((0,) * 16, 3)
+    with pytest.raises(ValueError, match="the minimum is 1 to 4"):
+        native.exact((1,) * 15 + (0,), 0)
+    with pytest.raises(ValueError, match="no power left"):
+        native.best_rolls((1,) * 15 + (0,), 1, 1, 2, 4)
     with pytest.raises(ValueError, match="line weights"):
         fast._native.line_table(b"", 60, 40, 20)  # type: ignore[union-attr]

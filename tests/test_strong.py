@@ -152,15 +152,16 @@ def test_options_are_best_first_and_each_plan_is_legal() -> None:
             assert trial.turns == 1
 
 
-def test_nightmare_searches_wider_and_earlier_unless_told() -> None:
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+def test_it_searches_30_options_from_the_first_turn_unless_told(difficulty: Difficulty) -> None:
     player = StrongPlayer()
-    assert player.settings(Difficulty.PEACEFUL) == player.settings(Difficulty.SURVIVAL) == (3, 9)
-    assert player.settings(Difficulty.NIGHTMARE) == (10, 13)
-    assert StrongPlayer(breadth=2, search_empty=5).settings(Difficulty.NIGHTMARE) == (2, 5)
-    # an opening leaves 12 or 13 empty squares: searched in NIGHTMARE only
-    game = game_at("..../..../..../....", (3, 4, 4, 5), "nightmare")
-    searched = [o for o in player.options(game) if o.searched]
-    assert len(searched) == 10
+    assert player.settings(difficulty) == (30, 16)
+    assert StrongPlayer(breadth=2, search_empty=5).settings(difficulty) == (2, 5)
+    # an opening leaves 12 to 14 empty squares
+    game = game_at("..../..../..../....", (3, 4, 4, 5), difficulty.value)
+    options = player.options(game)
+    searched = [o for o in options if o.searched]
+    assert len(searched) == min(30, len(options))
     assert not any(o.searched for o in StrongPlayer(search_empty=9).options(game))
 
 

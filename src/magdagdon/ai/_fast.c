@@ -438,12 +438,38 @@ struct search {
     int k;
     int required;
     int powers;
+    int minimum;
+    int exact_empty; /* children with 1..exact_empty empty squares get their exact value */
     int allowed0[16];
     const double *table;
     const double *params;
     double best[2401];
     long work;
 };
+
+static double exact_value(const unsigned char *cells, int minimum, const double *table,
+                          const double *params);
+
+static int
+count_empty(const unsigned char *cells)
+{
+    int e = 0;
+    for (int sq = 0; sq < 16; sq++)
+        e += cells[sq] == EMPTY;
+    return e;
+}
+
+/* The value of a next afterstate: exact near the end of the game (powers 0), else learned. */
+static double
+child_value(const unsigned char *child, const struct search *s)
+{
+    if (s->exact_empty) {
+        int e = count_empty(child);
+        if (e && e <= s->exact_empty)
+            return exact_value(child, s->minimum, s->table, s->params);
+    }
+    return board_value(child, s->powers, s->table, s->params);
+}
 
 static void
 assign(struct search *s, int i)
@@ -452,7 +478,7 @@ assign(struct search *s, int i)
         s->work++;
         if (s->k < s->required)
             return;
-        double v = board_value(s->child, s->powers, s->table, s->params);
+        double v = child_value(s->child, s);
         int code = multiset_code(s->values, s->k);
         if (v > s->best[code])
             s->best[code] = v;
@@ -476,42 +502,20 @@ assign(struct search *s, int i)
     s->child[sq] = EMPTY;
 }
 
-static PyObject *
-fast_best_rolls(PyObject *self, PyObject *args)
+/* Fill s->best: per multiset of dice values, the best value of a next afterstate staging
+   exactly those values (at least s->required of them); s->child holds the board. */
+static void
+expand(struct search *s)
 {
-    Py_buffer cv, tv, pv;
-    int powers, required;
-    const unsigned char *cells;
-    if (!PyArg_ParseTuple(args, "y*iiy*y*", &cv, &powers, &required, &tv, &pv))
-        return NULL;
-    if (parse_cells(&cv, &cells) < 0 || parse_model(&tv, &pv) < 0) {
-        PyBuffer_Release(&cv);
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&pv);
-        return NULL;
-    }
-    struct search *s = PyMem_Malloc(sizeof(struct search));
-    if (s == NULL) {
-        PyBuffer_Release(&cv);
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&pv);
-        return PyErr_NoMemory();
-    }
-    memcpy(s->child, cells, 16);
-    s->required = required;
-    s->powers = powers;
-    s->table = (const double *)tv.buf;
-    s->params = (const double *)pv.buf;
-    s->work = 0;
+    const unsigned char *cells = s->child;
     for (int i = 0; i < 2401; i++)
         s->best[i] = -INFINITY;
-    unsigned int empty = 0, numbers = 0;
+    unsigned int numbers = 0;
     int empties[16], ne = 0;
     for (int sq = 0; sq < 16; sq++) {
-        if (cells[sq] == EMPTY) {
-            empty |= 1u << sq;
+        if (cells[sq] == EMPTY)
             empties[ne++] = sq;
-        } else if (cells[sq] != RUIN)
+        else if (cells[sq] != RUIN)
             numbers |= 1u << sq;
     }
     for (int sq = 0; sq < 16; sq++) {
@@ -552,16 +556,182 @@ fast_best_rolls(PyObject *self, PyObject *args)
                 idx[j] = idx[j - 1] + 1;
         }
     }
+}
+
+static double
+roll_top(const struct search *s, int r)
+{
+    double top = -INFINITY;
+    for (int j = 0; j < roll_nsubs[r]; j++) {
+        double b = s->best[roll_subs[r][j]];
+        if (b > top)
+            top = b;
+    }
+    return top;
+}
+
+static double roll_probability[NROLLS];
+
+static void
+init_probabilities(void)
+{
+    int r = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a; b <= 6; b++)
+            for (int c = b; c <= 6; c++)
+                for (int d = c; d <= 6; d++, r++) {
+                    int v[4] = {a, b, c, d}, counts[7] = {0};
+                    for (int i = 0; i < 4; i++)
+                        counts[v[i]]++;
+                    int ways = 24;
+                    for (int x = 1; x <= 6; x++)
+                        for (int f = 2; f <= counts[x]; f++)
+                            ways /= f;
+                    roll_probability[r] = (double)ways / 1296.0;
+                }
+}
+
+/* A cache of exact values: they depend only on the board and the minimum, not on the
+   weights. A slot holds one board; a newer board takes it (the values do not change). */
+#define CACHE_BITS 18
+#define CACHE_SIZE (1u << CACHE_BITS)
+static unsigned long long *cache_keys;
+static double *cache_values;
+
+static unsigned long long
+board_key(const unsigned char *cells, int minimum)
+{
+    unsigned long long key = (unsigned long long)minimum;
+    for (int sq = 0; sq < 16; sq++)
+        key = key << 3 | cells[sq];
+    return key + 1; /* never 0, the empty slot */
+}
+
+/* The expected final score (before power penalties) of a board with no power left, every
+   turn played to the end: Evaluator.value of the Python code on such a board. */
+static double
+exact_value(const unsigned char *cells, int minimum, const double *table, const double *params)
+{
+    int e = count_empty(cells);
+    if (!e)
+        return board_value(cells, 0, table, params);
+    unsigned long long key = board_key(cells, minimum);
+    unsigned int slot = (unsigned int)((key * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    if (cache_keys != NULL && cache_keys[slot] == key)
+        return cache_values[slot];
+    struct search *s = PyMem_RawMalloc(sizeof(struct search));
+    if (s == NULL)
+        return NAN;
+    memcpy(s->child, cells, 16);
+    s->minimum = minimum;
+    s->required = minimum < e ? minimum : e;
+    s->powers = 0;
+    s->exact_empty = 16;
+    s->table = table;
+    s->params = params;
+    s->work = 0;
+    expand(s);
+    double ruin = NAN, total = 0.0;
+    for (int r = 0; r < NROLLS; r++) {
+        double top = roll_top(s, r);
+        if (top == -INFINITY) {
+            if (isnan(ruin)) {
+                ruin = -INFINITY;
+                unsigned char child[16];
+                memcpy(child, cells, 16);
+                for (int sq = 0; sq < 16; sq++) {
+                    if (cells[sq] != EMPTY)
+                        continue;
+                    child[sq] = RUIN;
+                    double v = e > 1 ? exact_value(child, minimum, table, params)
+                                     : board_value(child, 0, table, params);
+                    if (v > ruin)
+                        ruin = v;
+                    child[sq] = EMPTY;
+                }
+            }
+            top = ruin;
+        }
+        total += roll_probability[r] * top;
+    }
+    PyMem_RawFree(s);
+    if (cache_keys != NULL) {
+        cache_keys[slot] = key;
+        cache_values[slot] = total;
+    }
+    return total;
+}
+
+static PyObject *
+fast_exact(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, tv, pv;
+    int minimum;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*iy*y*", &cv, &minimum, &tv, &pv))
+        return NULL;
+    PyObject *out = NULL;
+    if (parse_cells(&cv, &cells) == 0 && parse_model(&tv, &pv) == 0) {
+        if (minimum < 1 || minimum > 4)
+            PyErr_SetString(PyExc_ValueError, "the minimum is 1 to 4 dice");
+        else if (count_empty(cells) > 4)
+            PyErr_SetString(PyExc_ValueError, "at most 4 empty squares are searched exactly");
+        else {
+            double v = exact_value(cells, minimum, (const double *)tv.buf,
+                                   (const double *)pv.buf);
+            out = isnan(v) ? PyErr_NoMemory() : PyFloat_FromDouble(v);
+        }
+    }
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&pv);
+    return out;
+}
+
+static PyObject *
+fast_best_rolls(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, tv, pv;
+    int powers, required, minimum = 0, exact_empty = 0;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*iiy*y*|ii", &cv, &powers, &required, &tv, &pv, &minimum,
+                          &exact_empty))
+        return NULL;
+    if (parse_cells(&cv, &cells) < 0 || parse_model(&tv, &pv) < 0) {
+        PyBuffer_Release(&cv);
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    if (exact_empty && (powers || minimum < 1 || minimum > 4 || exact_empty > 4)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "exact leaves need no power left, a minimum of 1 to 4 and at most 4 "
+                        "empty squares");
+        PyBuffer_Release(&cv);
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&pv);
+        return NULL;
+    }
+    struct search *s = PyMem_Malloc(sizeof(struct search));
+    if (s == NULL) {
+        PyBuffer_Release(&cv);
+        PyBuffer_Release(&tv);
+        PyBuffer_Release(&pv);
+        return PyErr_NoMemory();
+    }
+    memcpy(s->child, cells, 16);
+    s->required = required;
+    s->powers = powers;
+    s->minimum = minimum;
+    s->exact_empty = exact_empty;
+    s->table = (const double *)tv.buf;
+    s->params = (const double *)pv.buf;
+    s->work = 0;
+    expand(s);
     PyObject *tops = PyTuple_New(NROLLS);
     if (tops != NULL) {
         for (int r = 0; r < NROLLS; r++) {
-            double top = -INFINITY;
-            for (int j = 0; j < roll_nsubs[r]; j++) {
-                double b = s->best[roll_subs[r][j]];
-                if (b > top)
-                    top = b;
-            }
-            PyObject *f = PyFloat_FromDouble(top);
+            PyObject *f = PyFloat_FromDouble(roll_top(s, r));
             if (f == NULL) {
                 Py_CLEAR(tops);
                 break;
@@ -585,8 +755,13 @@ static PyMethodDef methods[] = {
     {"value", fast_value, METH_VARARGS,
      "value(cells, powers, table, params) -> float: the learned value of a board."},
     {"best_rolls", fast_best_rolls, METH_VARARGS,
-     "best_rolls(cells, powers, required, table, params) -> (tops, work): per roll, the "
-     "value of its best next afterstate (-inf if it cannot be placed)."},
+     "best_rolls(cells, powers, required, table, params[, minimum, exact_empty]) -> (tops, "
+     "work): per roll, the "
+     "value of its best next afterstate (-inf if it cannot be placed); with minimum and "
+     "exact_empty, next afterstates with 1..exact_empty empty squares get their exact value."},
+    {"exact", fast_exact, METH_VARARGS,
+     "exact(cells, minimum, table, params) -> float: the expected final score of a board "
+     "with no power left, played exactly to the end."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -600,5 +775,10 @@ PyInit__fast(void)
 {
     init_tables();
     init_patterns();
+    init_probabilities();
+    cache_keys = PyMem_RawCalloc(CACHE_SIZE, sizeof(unsigned long long));
+    cache_values = PyMem_RawCalloc(CACHE_SIZE, sizeof(double));
+    if (cache_keys == NULL || cache_values == NULL)
+        return PyErr_NoMemory();
     return PyModule_Create(&module);
 }

@@ -7,7 +7,16 @@ def value(cells: bytes, powers: int, table: bytes, params: bytes) -> float:
     """The learned value of a board."""
 
 def best_rolls(
-    cells: bytes, powers: int, required: int, table: bytes, params: bytes
+    cells: bytes,
+    powers: int,
+    required: int,
+    table: bytes,
+    params: bytes,
+    minimum: int = 0,
+    exact_empty: int = 0,
 ) -> tuple[tuple[float, ...], int]:
     """Per roll, the value of its best next afterstate (-inf if it cannot be placed), and the
     number of staged sets looked at."""
+
+def exact(cells: bytes, minimum: int, table: bytes, params: bytes) -> float:
+    """The expected final score of a board with no power left, played exactly to the end."""

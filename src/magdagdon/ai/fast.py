@@ -1,10 +1,12 @@
 """The optional C accelerator of the strong player's inner loop (``magdagdon.ai._fast``).
 
-The C module computes the learned value of a board (:class:`~.features.LinearValue`) and, for
+The C module computes the learned value of a board (:class:`~.features.LinearValue`); for
 one board, the best next afterstate of every roll (the work of one chance node of
-:meth:`~.strong.Evaluator.roll_values`). It gives the same doubles as the pure-Python code,
-bit for bit, so a player plays the same moves with it and without it, only faster (the tests
-compare both on many boards).
+:meth:`~.strong.Evaluator.roll_values`); and the exact value of a board with at most four
+empty squares and no power left (:meth:`~.strong.Evaluator.value`), remembered in a cache of
+its own (exact values do not depend on the weights). It gives the same doubles as the
+pure-Python code, bit for bit, so a player plays the same moves with it and without it, only
+faster (the tests compare both on many boards).
 
 It is built when the package is installed with a C compiler at hand; without one, or with
 ``MAGDAGDON_PURE_PYTHON=1`` in the environment, :data:`AVAILABLE` is False and the Python
@@ -83,15 +85,28 @@ class NativeValue:
         return result
 
     def best_rolls(
-        self, cells: Sequence[int], powers_left: int, required: int
+        self,
+        cells: Sequence[int],
+        powers_left: int,
+        required: int,
+        minimum: int = 0,
+        exact_empty: int = 0,
     ) -> tuple[tuple[float, ...], int]:
-        """Per roll (in :data:`~.strong.ROLLS` order): the learned value of its best next
-        afterstate placing at least ``required`` dice (-inf when it cannot be placed); and
-        the number of staged sets looked at."""
+        """Per roll (in :data:`~.strong.ROLLS` order): the value of its best next afterstate
+        placing at least ``required`` dice (-inf when it cannot be placed); and the number
+        of staged sets looked at. Next afterstates with 1 to ``exact_empty`` empty squares
+        (at most 4, with no power left) get their :meth:`exact` value, the others their
+        learned value."""
         tops, work = self._module.best_rolls(
-            bytes(cells), powers_left, required, self.table, self.params
+            bytes(cells), powers_left, required, self.table, self.params, minimum, exact_empty
         )
         return tops, work
+
+    def exact(self, cells: Sequence[int], minimum: int) -> float:
+        """The expected final score of a board with 1 to 4 empty squares and no power left,
+        every turn played best to the end (``minimum`` dice a turn)."""
+        result: float = self._module.exact(bytes(cells), minimum, self.table, self.params)
+        return result
 
 
 __all__ = ["AVAILABLE", "NativeValue"]
