@@ -215,3 +215,16 @@ def test_mirrored_and_turned_boards_are_worth_the_same(board: Board) -> None:
     ev = StrongPlayer().evaluator(Difficulty.SURVIVAL)
     values = [ev.learned(tuple(board.cells[i] for i in p), 1) for p in _SYMMETRIES]
     assert values == pytest.approx([values[0]] * 8, abs=1e-6)
+
+
+def test_a_work_limit_does_not_depend_on_what_was_memoised() -> None:
+    """Values found in the memo count the work they first took: a limited decision is the
+    same on a fresh player and on one that has searched the position before."""
+    game = game_at("..../.34./..../....", (2, 3, 5, 6), "peaceful")
+    player = StrongPlayer(limit=25_000)
+    first = [(o.after, o.searched) for o in player.options(game)]
+    ev = player.evaluator(game.difficulty)
+    start = ev.work
+    again = [(o.after, o.searched) for o in player.options(game)]
+    assert again == first
+    assert ev.work - start == start  # the memo hits count the same work again

@@ -188,17 +188,21 @@ class Evaluator:
             self._native.value if self._native else LinearValue(model.weights, model.bias)
         )
         self.work = 0
-        """Staged sets looked at by the searches so far (a measure of time that is the same
-        on every machine; the C version does not count the sets of the exact endgame)."""
+        """Staged sets looked at by the searches so far, a value found in the memo counted
+        as when it was first computed: a measure of time that is the same on every machine
+        and whatever was memoised before (the C version does not count the sets of the exact
+        endgame)."""
         self._learned: dict[tuple[tuple[int, ...], int], float] = {}
         self._chances: dict[tuple[tuple[int, ...], int, bool], float] = {}
         self._rolls: dict[tuple[tuple[int, ...], int, bool], dict[Roll, float]] = {}
+        self._costs: dict[tuple[tuple[int, ...], int, bool], int] = {}
 
     def clear(self) -> None:
         """Forget memoised values (call between games to bound memory)."""
         self._learned.clear()
         self._chances.clear()
         self._rolls.clear()
+        self._costs.clear()
 
     def power_cost(self, powers_left: int) -> int:
         """The penalty of the next power when ``powers_left`` remain."""
@@ -235,7 +239,9 @@ class Evaluator:
         (valued by :meth:`value` when ``exact``, else by :meth:`learned`)."""
         key = (cells, powers_left, exact)
         found = self._chances.get(key)
-        if found is None:
+        if found is not None:
+            self.work += self._costs.get(key, 0)
+        else:
             if EMPTY not in cells:
                 found = float(quick_score(cells))
             else:
@@ -251,7 +257,9 @@ class Evaluator:
         key = (cells, powers_left, exact)
         found = self._rolls.get(key)
         if found is not None:
+            self.work += self._costs[key]
             return found
+        start = self.work
         child_value = self.value if exact else self.learned
         empty = cells.count(EMPTY)
         required = min(self.minimum, empty)
@@ -284,6 +292,7 @@ class Evaluator:
                         top = max(top, placeable[other] - spend)
             values[roll] = top
         self._rolls[key] = values
+        self._costs[key] = self.work - start
         return values
 
     def _placeable(
