@@ -655,7 +655,7 @@ exact_value(const unsigned char *cells, int minimum, const double *table, const 
         total += roll_probability[r] * top;
     }
     PyMem_RawFree(s);
-    if (cache_keys != NULL) {
+    if (cache_keys != NULL && !isnan(total)) { /* NaN: out of memory below, not a value */
         cache_keys[slot] = key;
         cache_values[slot] = total;
     }
