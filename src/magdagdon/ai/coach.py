@@ -76,13 +76,18 @@ WORK_LIMIT = 0 if fast.AVAILABLE else 25_000
 """The coach's strong player searches no further option once a decision has looked at this
 many staged sets (0: no limit). With the C accelerator it searches as the simulator's player
 does (a hint: p95 under 100 ms here); in pure Python, whose search is about 30 times slower,
-it stops after 25,000 staged sets (about a quarter of a second), so a hint comes in time even
-in an opening."""
+it stops after 25,000 staged sets (about a quarter of a second)."""
+SEARCH_EMPTY = None if fast.AVAILABLE else 9
+"""In pure Python the coach also searches no afterstate with more than 9 empty squares (one
+chance node with 10 to 16 takes up to 0.7 s there), so a hint comes in time even in an
+opening (120 positions here: p95 272 ms, max 339 ms; with 11: p95 461, max 694); with the C
+accelerator, the player's own setting."""
 
 
 def new_player() -> StrongPlayer:
-    """A strong player as the coach uses it (its search bounded by :data:`WORK_LIMIT`)."""
-    return StrongPlayer(limit=WORK_LIMIT)
+    """A strong player as the coach uses it (bounded by :data:`WORK_LIMIT` and
+    :data:`SEARCH_EMPTY`)."""
+    return StrongPlayer(limit=WORK_LIMIT, search_empty=SEARCH_EMPTY)
 
 
 def _player() -> StrongPlayer:
