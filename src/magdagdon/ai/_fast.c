@@ -304,24 +304,26 @@ fast_line_table(PyObject *self, PyObject *args)
     return out;
 }
 
+/* The values a die may take on square sq: within 1 of every number beside it. */
+static inline int
+allowed_mask(const unsigned char *cells, int sq)
+{
+    int m = ALL_VALUES;
+    for (int i = 0; i < neigh_count[sq]; i++) {
+        int v = cells[neigh_list[sq][i]];
+        if (v != EMPTY && v != RUIN)
+            m &= near_mask[v];
+    }
+    return m;
+}
+
 /* The learned value of a board, as LinearValue.__call__ computes it. */
 static double
 board_value(const unsigned char *cells, int powers, const double *table, const double *p)
 {
     int allowed[16];
-    for (int sq = 0; sq < 16; sq++) {
-        if (cells[sq] != EMPTY) {
-            allowed[sq] = -1;
-            continue;
-        }
-        int m = ALL_VALUES;
-        for (int i = 0; i < neigh_count[sq]; i++) {
-            int v = cells[neigh_list[sq][i]];
-            if (v != EMPTY && v != RUIN)
-                m &= near_mask[v];
-        }
-        allowed[sq] = m;
-    }
+    for (int sq = 0; sq < 16; sq++)
+        allowed[sq] = cells[sq] == EMPTY ? allowed_mask(cells, sq) : -1;
     double value = 0.0;
     for (int l = 0; l < 8; l++) {
         int idx = 0;
@@ -401,6 +403,15 @@ parse_cells(Py_buffer *cv, const unsigned char **cells)
     return 0;
 }
 
+/* Release a call's board, line table and params. */
+static void
+release(Py_buffer *cv, Py_buffer *tv, Py_buffer *pv)
+{
+    PyBuffer_Release(cv);
+    PyBuffer_Release(tv);
+    PyBuffer_Release(pv);
+}
+
 static PyObject *
 fast_value(PyObject *self, PyObject *args)
 {
@@ -413,9 +424,7 @@ fast_value(PyObject *self, PyObject *args)
     if (parse_cells(&cv, &cells) == 0 && parse_model(&tv, &pv) == 0)
         out = PyFloat_FromDouble(
             board_value(cells, powers, (const double *)tv.buf, (const double *)pv.buf));
-    PyBuffer_Release(&cv);
-    PyBuffer_Release(&tv);
-    PyBuffer_Release(&pv);
+    release(&cv, &tv, &pv);
     return out;
 }
 
@@ -518,15 +527,8 @@ expand(struct search *s)
         else if (cells[sq] != RUIN)
             numbers |= 1u << sq;
     }
-    for (int sq = 0; sq < 16; sq++) {
-        int m = ALL_VALUES;
-        for (int n = 0; n < neigh_count[sq]; n++) {
-            int v = cells[neigh_list[sq][n]];
-            if (v != EMPTY && v != RUIN)
-                m &= near_mask[v];
-        }
-        s->allowed0[sq] = m;
-    }
+    for (int sq = 0; sq < 16; sq++)
+        s->allowed0[sq] = allowed_mask(cells, sq);
     unsigned int touching = neighbours(numbers);
     /* every set of 1-4 empty squares whose every part is joined to the numbers (or, on a
        board with no number, which is joined up), in increasing square order */
@@ -682,9 +684,7 @@ fast_exact(PyObject *self, PyObject *args)
             out = isnan(v) ? PyErr_NoMemory() : PyFloat_FromDouble(v);
         }
     }
-    PyBuffer_Release(&cv);
-    PyBuffer_Release(&tv);
-    PyBuffer_Release(&pv);
+    release(&cv, &tv, &pv);
     return out;
 }
 
@@ -698,25 +698,19 @@ fast_best_rolls(PyObject *self, PyObject *args)
                           &exact_empty))
         return NULL;
     if (parse_cells(&cv, &cells) < 0 || parse_model(&tv, &pv) < 0) {
-        PyBuffer_Release(&cv);
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&pv);
+        release(&cv, &tv, &pv);
         return NULL;
     }
     if (exact_empty && (powers || minimum < 1 || minimum > 4 || exact_empty > 4)) {
         PyErr_SetString(PyExc_ValueError,
                         "exact leaves need no power left, a minimum of 1 to 4 and at most 4 "
                         "empty squares");
-        PyBuffer_Release(&cv);
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&pv);
+        release(&cv, &tv, &pv);
         return NULL;
     }
     struct search *s = PyMem_Malloc(sizeof(struct search));
     if (s == NULL) {
-        PyBuffer_Release(&cv);
-        PyBuffer_Release(&tv);
-        PyBuffer_Release(&pv);
+        release(&cv, &tv, &pv);
         return PyErr_NoMemory();
     }
     memcpy(s->child, cells, 16);
@@ -741,9 +735,7 @@ fast_best_rolls(PyObject *self, PyObject *args)
     }
     long work = s->work;
     PyMem_Free(s);
-    PyBuffer_Release(&cv);
-    PyBuffer_Release(&tv);
-    PyBuffer_Release(&pv);
+    release(&cv, &tv, &pv);
     if (tops == NULL)
         return NULL;
     return Py_BuildValue("(Nl)", tops, work);
