@@ -41,7 +41,7 @@ def legal_guess(view: dict[str, Any], pick: int) -> dict[str, Any]:
     """A plausible action read from the view (so games make progress too)."""
     if view["can_roll"]:
         return {"type": "roll"}
-    if view["phase"] == "magdagdon":
+    if view["phase"] == "magdagdon" and view["ruin_choices"]:  # none once abandoned
         return {
             "type": "accept_magdagdon",
             "cell": view["ruin_choices"][pick % len(view["ruin_choices"])],
