@@ -2,11 +2,13 @@
 long a hint takes.
 
 Run: ``python -m benchmarks.ai [--games 1000] [--seed 0] [--processes 2] [--bots ...]
-[--hints 300]`` from the repository root. Prints one table: mean ± 95% CI of the final score,
-ruins per game, and milliseconds per decision (p50 / p99); then the hint latency (p50 / p95 /
-max) over positions met in games of the strong player (every phase: before the roll, placing,
-MAGDAGDON), answered by a fresh coach each time as a server process would after a restart
-(the slowest case: nothing memoised). Prints figures; asserts nothing.
+[--hints 300] [--blocks 100]`` from the repository root. Prints one table: mean ± 95% CI of the
+final score, ruins per game, and milliseconds per decision (p50 / p99); with ``--blocks N``,
+under each row the mean of every N consecutive games (how far a smaller sample of the same
+seeds can stray from the mean); then the hint latency (p50 / p95 / max) over positions met in
+games of the strong player (every phase: before the roll, placing, MAGDAGDON), answered by a
+fresh coach each time as a server process would after a restart (the slowest case: nothing
+memoised). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 from magdagdon.ai import coach
 from magdagdon.ai.coach import hint
 from magdagdon.ai.players import PLAYERS, make_player
-from magdagdon.ai.simulate import _percentile, run_games, summarize
+from magdagdon.ai.simulate import GameResult, _percentile, run_games, summarize
 from magdagdon.engine import Difficulty, Game
 
 
@@ -40,6 +42,20 @@ def strength(args: argparse.Namespace) -> None:
                 f"{time.perf_counter() - start:>6.0f}",
                 flush=True,
             )
+            if args.blocks:
+                print(f"{'':<22}{args.blocks}-game blocks: {block_means(results, args.blocks)}")
+
+
+def block_means(results: list[GameResult], size: int) -> str:
+    """The mean score of every ``size`` consecutive games (in game order), as one line.
+
+    >>> block_means([GameResult(i, s, 5, 0, 0) for i, s in enumerate([1, 3, 10, 20, 7])], 2)
+    '2 15 (min 2, max 15)'
+    """
+    scores = [r.score for r in results]
+    means = [statistics.mean(scores[i : i + size]) for i in range(0, len(scores) - size + 1, size)]
+    text = " ".join(f"{m:.0f}" for m in means)
+    return f"{text} (min {min(means):.0f}, max {max(means):.0f})"
 
 
 def positions(count: int, seed: int) -> list[Game]:
@@ -84,6 +100,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--bots", nargs="+", choices=PLAYERS, default=list(PLAYERS))
     parser.add_argument("--hints", type=int, default=300, help="positions to time (0: none)")
+    parser.add_argument(
+        "--blocks", type=int, default=0, help="also print the mean of every N games (0: no)"
+    )
     args = parser.parse_args()
     if args.games:
         strength(args)
