@@ -51,3 +51,29 @@ def test_training_is_reproducible_and_loadable() -> None:
     models = load_models(dumps(first))
     assert set(models) == {Difficulty.NIGHTMARE}
     assert json.loads(dumps(first))["features"] == list(NAMES)
+
+
+def test_the_searching_players_round_is_reproducible_and_refits() -> None:
+    """The last round plays the searching player and its samples alone give the weights."""
+    level = (Difficulty.NIGHTMARE,)
+    first = train(2, 1, seed=11, difficulties=level, search_games=2)
+    second = train(2, 1, seed=11, difficulties=level, search_games=2, processes=2)
+    assert dumps(first) == dumps(second)
+    assert first["search_games"] == 2
+    without = train(2, 1, seed=11, difficulties=level)
+    assert without["search_games"] == 0
+    assert first["models"] != without["models"]
+
+
+def test_the_shipped_weights_come_from_the_commands_defaults() -> None:
+    """`magdagdon train --seed 0` with no other count fits the shipped file (README)."""
+    from magdagdon.cli import build_parser
+
+    args = build_parser().parse_args(["train"])
+    meta = next(iter(load_models().values())).meta
+    assert (meta["games_per_round"], meta["rounds"], meta["search_games"], meta["seed"]) == (
+        args.games,
+        args.rounds,
+        args.search_games,
+        0,
+    )

@@ -208,6 +208,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         processes=args.processes,
         difficulties=levels,
         progress=lambda message: console.print(message),
+        search_games=args.search_games,
     )
     Path(args.output).write_text(dumps(data), encoding="utf-8")
     console.print(f"weights written to {args.output}")
@@ -267,6 +268,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--games", type=_positive, default=1000, help="games per round and difficulty")
     p.add_argument("--rounds", type=_positive, default=3, help="rounds of self-play")
+    p.add_argument(
+        "--search-games",
+        type=int,
+        default=2000,
+        help="games of the last round, played by the searching player (0: no such round)",
+    )
     p.add_argument("--seed", type=int, default=0, help="training seed (never an evaluation one)")
     p.add_argument(
         "--difficulty",
