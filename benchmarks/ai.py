@@ -1,14 +1,17 @@
-"""AI strength and speed: every bot in every difficulty on the same evaluation seeds, and how
-long a hint takes.
+"""AI strength and speed: every bot in every difficulty on the same evaluation seeds, how long
+a hint takes, and how well a hint's expected score foretells the final one.
 
 Run: ``python -m benchmarks.ai [--games 1000] [--seed 0] [--processes 2] [--bots ...]
-[--hints 300] [--blocks 100]`` from the repository root. Prints one table: mean ± 95% CI of the
-final score, ruins per game, and milliseconds per decision (p50 / p99); with ``--blocks N``,
-under each row the mean of every N consecutive games (how far a smaller sample of the same
-seeds can stray from the mean); then the hint latency (p50 / p95 / max) over positions met in
-games of the strong player (every phase: before the roll, placing, MAGDAGDON), answered by a
-fresh coach each time as a server process would after a restart (the slowest case: nothing
-memoised). Prints figures; asserts nothing.
+[--hints 300] [--blocks 100] [--calibration 300]`` from the repository root. Prints one table:
+mean ± 95% CI of the final score, ruins per game, and milliseconds per decision (p50 / p99);
+with ``--blocks N``, under each row the mean of every N consecutive games (how far a smaller
+sample of the same seeds can stray from the mean); then the hint latency (p50 / p95 / max)
+over positions met in games of the strong player (every phase: before the roll, placing,
+MAGDAGDON), answered by a fresh coach each time as a server process would after a restart
+(the slowest case: nothing memoised). With ``--calibration N``, the strong player plays N
+games of each difficulty and a table says how far the expected final score it gives its
+chosen move (what a hint shows) lies from the score the game then ends with, by the empty
+squares at the decision. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -17,12 +20,21 @@ import argparse
 import random
 import statistics
 import time
+from multiprocessing import get_context
 
 from magdagdon.ai import coach
 from magdagdon.ai.coach import hint
 from magdagdon.ai.players import PLAYERS, make_player
-from magdagdon.ai.simulate import GameResult, _percentile, run_games, summarize
-from magdagdon.engine import Difficulty, Game
+from magdagdon.ai.simulate import (
+    GameResult,
+    _ci95,
+    _percentile,
+    game_seed,
+    run_games,
+    summarize,
+)
+from magdagdon.ai.strong import StrongPlayer
+from magdagdon.engine import EMPTY, Difficulty, Game, Phase
 
 
 def strength(args: argparse.Namespace) -> None:
@@ -44,6 +56,47 @@ def strength(args: argparse.Namespace) -> None:
             )
             if args.blocks:
                 print(f"{'':<22}{args.blocks}-game blocks: {block_means(results, args.blocks)}")
+
+
+BANDS = ((16, 13), (12, 9), (8, 5), (4, 1))
+"""Empty squares at a decision, grouped for the calibration table."""
+
+
+_strong: dict[str, StrongPlayer] = {}  # one per worker process: it keeps what it memoised
+
+
+def expected_and_final(job: tuple[str, int, int]) -> list[tuple[int, float, int]]:
+    """One game of the strong player: per decision, (empty squares, the expected final score
+    of the chosen option, the final score)."""
+    difficulty, seed, index = job
+    player = _strong.get("player") or _strong.setdefault("player", StrongPlayer())
+    game = Game.new(Difficulty(difficulty), seed=game_seed(seed, index))
+    seen: list[tuple[int, float]] = []
+    while not game.is_over:
+        if game.phase is Phase.ROLL:
+            game.apply({"type": "roll"})
+            continue
+        best = player.options(game)[0]
+        seen.append((game.board.cells.count(EMPTY), best.value))
+        for action in best.actions:
+            game.apply(action)
+    final = game.score().total
+    return [(empty, value, final) for empty, value in seen]
+
+
+def calibration(games: int, seed: int, processes: int) -> None:
+    """The table of final − expected score, per difficulty and band of empty squares."""
+    print(f"final score − expected score of the chosen move, {games} games of the strong player")
+    print(f"{'difficulty':<11}" + "".join(f"{f'{hi}–{lo} empty':>17}" for hi, lo in BANDS))
+    with get_context("spawn").Pool(processes) as pool:
+        for difficulty in Difficulty:
+            jobs = [(difficulty.value, seed, i) for i in range(games)]
+            rows = [r for game in pool.map(expected_and_final, jobs) for r in game]
+            cells = []
+            for hi, lo in BANDS:
+                gaps = [final - value for empty, value, final in rows if lo <= empty <= hi]
+                cells.append(f"{statistics.mean(gaps):+7.1f} ± {_ci95(gaps):<5.1f}")
+            print(f"{difficulty.value:<11}" + "".join(f"{c:>17}" for c in cells), flush=True)
 
 
 def block_means(results: list[GameResult], size: int) -> str:
@@ -103,11 +156,16 @@ def main() -> None:
     parser.add_argument(
         "--blocks", type=int, default=0, help="also print the mean of every N games (0: no)"
     )
+    parser.add_argument(
+        "--calibration", type=int, default=0, help="games per difficulty for the calibration table"
+    )
     args = parser.parse_args()
     if args.games:
         strength(args)
     if args.hints:
         hints(args.hints, args.seed)
+    if args.calibration:
+        calibration(args.calibration, args.seed, args.processes)
 
 
 if __name__ == "__main__":
