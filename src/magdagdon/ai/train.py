@@ -13,8 +13,9 @@ A last round (``search_games``) plays the searching strong player itself, with t
 weights and 5% of turns at random, and the weights are fitted again on that round's samples
 alone: the value then estimates the points still to come *when the coach's own moves are
 played*, which is what a hint's expected final score promises. Fitted on the one-move
-player's games, it was 47 (NIGHTMARE) to 91 (PEACEFUL) points below the searching player's
-final scores at the first turn; fitted on its own games, within about 15.
+player's games, it was on average 36 (NIGHTMARE) to 80 (PEACEFUL) points below the searching
+player's final scores at decisions with 13 to 16 empty squares; fitted on its own games, 2 to
+18 (``python -m benchmarks.ai --calibration 300``, BENCHMARKS.md).
 
 Training games are seeded with byte strings ``b"magdagdon-train/<seed>/<round>/<game>"``
 (more than 8 bytes), evaluation games with integers below 2**63 (8 bytes): the two never
