@@ -104,9 +104,13 @@ def block_means(results: list[GameResult], size: int) -> str:
 
     >>> block_means([GameResult(i, s, 5, 0, 0) for i, s in enumerate([1, 3, 10, 20, 7])], 2)
     '2 15 (min 2, max 15)'
+    >>> block_means([], 2)
+    'fewer than 2 games'
     """
     scores = [r.score for r in results]
     means = [statistics.mean(scores[i : i + size]) for i in range(0, len(scores) - size + 1, size)]
+    if not means:
+        return f"fewer than {size} games"
     text = " ".join(f"{m:.0f}" for m in means)
     return f"{text} (min {min(means):.0f}, max {max(means):.0f})"
 
