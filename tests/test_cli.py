@@ -82,6 +82,8 @@ def test_check_required_drops_near_the_end(capsys: pytest.CaptureFixture[str]) -
         (["check", "..../..../..../....", "--dice", "1", "2", "3", "4", "5"], "at most 4"),
         (["check", "..../..../..../...."], "--dice"),
         (["check", "..../..../..../....", "--dice", "1", "--difficulty", "easy"], "invalid choice"),
+        (["train", "--search-games", "-1"], "must be at least 0"),
+        (["train", "--games", "0"], "must be at least 1"),
         ([], "COMMAND"),
     ],
 )

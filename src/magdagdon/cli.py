@@ -215,11 +215,19 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
+def _at_least(text: str, minimum: int) -> int:
     value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _at_least(text, 1)
+
+
+def _count(text: str) -> int:
+    return _at_least(text, 0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -270,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=_positive, default=3, help="rounds of self-play")
     p.add_argument(
         "--search-games",
-        type=int,
+        type=_count,
         default=2000,
         help="games of the last round, played by the searching player (0: no such round)",
     )
