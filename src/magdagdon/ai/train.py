@@ -38,6 +38,9 @@ from .players import RandomPlayer
 from .strong import Model, StrongPlayer
 
 Sample = tuple[list[float], float]
+Job = tuple[str, list[float] | None, float, int, int, int, bool]
+"""One training game: difficulty, weights (None: the heuristic player), bias, seed, round,
+game index, and whether the searching player plays."""
 
 
 def training_seed(seed: int, round_: int, index: int) -> bytes:
@@ -65,9 +68,7 @@ def _searcher(level: Difficulty, weights: list[float], bias: float) -> StrongPla
     return player
 
 
-def play_for_samples(
-    job: tuple[str, list[float] | None, float, int, int, int, bool],
-) -> list[Sample]:
+def play_for_samples(job: Job) -> list[Sample]:
     """Play one training game; its (features, points still to come) samples. The player is
     the heuristic one (no weights yet), else the strong player with the weights: its one-move
     policy, or with ``search`` the searching player."""
@@ -195,9 +196,7 @@ def train(
     }
 
 
-def _play(
-    pool: Any, jobs: list[tuple[str, list[float] | None, float, int, int, int, bool]]
-) -> list[Sample]:
+def _play(pool: Any, jobs: list[Job]) -> list[Sample]:
     """Play the jobs' games (in worker processes when there is a pool); their samples, in
     game order."""
     batches = (
