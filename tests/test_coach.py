@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
+from hypothesis import given, settings
 
 from magdagdon.ai import fast
 from magdagdon.ai.coach import WORK_LIMIT, hint, new_player, review
@@ -14,6 +16,7 @@ from magdagdon.ai.strong import StrongPlayer
 from magdagdon.engine import Board, DiceStream, Difficulty, Game, Phase
 
 from .positions import game_at
+from .strategies import chaotic_games, chaotic_turn
 
 
 def apply_all(game: Game, actions: list[dict[str, object]]) -> Game:
@@ -132,6 +135,58 @@ def test_the_review_finds_the_random_players_mistakes() -> None:
     # the best plan of a turn is legal where the turn began
     start = Board.parse(worst.board)
     assert start.empty_count >= Board.parse(worst.played_board).empty_count
+
+
+# A narrow search keeps the games quick; the review's bookkeeping is the same at any depth.
+_QUICK = StrongPlayer(breadth=2, search_empty=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(chaotic_games())
+def test_every_legal_game_can_be_reviewed(game: Game) -> None:
+    """Whatever the engine accepted (powers at any point, take-backs, re-stagings, rerolls of
+    any subset, a RUIN under a staged die), the review covers each turn with a loss >= 0."""
+    turns = review(game, _QUICK)
+    assert [t.turn for t in turns] == list(range(1, game.turns + 1))
+    assert all(t.expected_loss >= 0 for t in turns)
+    assert turns[-1].played_board == str(game.board)
+    assert [a for t in turns for a in t.played] == [a for a in game.actions if a["type"] != "roll"]
+
+
+def test_the_chaotic_games_use_every_action_type() -> None:
+    kinds: set[str] = set()
+    for seed in range(20):
+        game = Game.new(list(Difficulty)[seed % 2], seed=seed)
+        rng = random.Random(seed)
+        while game.phase is not Phase.OVER:
+            chaotic_turn(game, rng)
+        kinds |= {a["type"] for a in game.actions}
+    assert kinds == {
+        "roll",
+        "stage",
+        "unstage",
+        "unstage_all",
+        "confirm",
+        "adjust",
+        "reroll",
+        "accept_magdagdon",
+    }
+
+
+def test_a_power_the_coach_would_not_use_is_reviewed_as_a_loss() -> None:
+    """DECREASE of a 6 on the first roll of PEACEFUL: no option of the coach's starts so (a
+    power on a placeable roll must beat the best placement by a margin); the review valued it
+    by a max() over no option and failed with a 500 in the API."""
+    seed = next(s for s in range(100) if 6 in DiceStream(s).roll(0))
+    game = Game.new(Difficulty.PEACEFUL, seed=seed)
+    game.roll()
+    six = next(d for d in game.dice if d.value == 6)
+    assert not any(a["type"] == "adjust" for a in hint(game).plan)
+    game.adjust(six.index, -1)
+    play(game, make_player("greedy"))
+    first = review(game, _QUICK)[0]
+    assert first.played[0] == {"type": "adjust", "die": six.index, "delta": -1}
+    assert first.expected_loss > 0  # a power spent for nothing costs its penalty at least
 
 
 def test_a_review_values_a_reroll_by_its_expectation() -> None:

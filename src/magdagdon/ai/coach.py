@@ -264,8 +264,10 @@ def _value_of_choice(
     if kind == "reroll":  # valued as the options are, in PLACE too where none is listed
         return strong.reroll_value(state, chosen["dice"])
     if kind == "adjust":
-        # the best continuation after that change (the next decision is reviewed on its own)
-        return max(
+        # the best continuation after that change (the next decision is reviewed on its own):
+        # as valued among the options where the player would consider it, else (a change the
+        # player would not make: below its margin, or no rescue) the best option after it
+        listed = [
             o.value
             for o in options
             if any(
@@ -274,7 +276,10 @@ def _value_of_choice(
                 and a["delta"] == chosen["delta"]
                 for a in o.actions
             )
-        )
+        ]
+        if listed:
+            return max(listed)
+        return strong.options(after)[0].value
     cells = after.board.cells
     for option in options:
         if option.after == cells and option.powers_left == after.powers_left:
