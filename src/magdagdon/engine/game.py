@@ -18,7 +18,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
@@ -118,6 +118,8 @@ class Game:
         self.powers_used = 0
         self.turns = 0
         self.actions: list[dict[str, Any]] = []
+        self.turn_actions = 0
+        """Actions since this turn's ROLL (ROLL included; 0 between turns)."""
         self._values: list[int] = []
         self._cells: list[int | None] = []
         self._staged: list[int] = []  # die indices in staging order
@@ -246,7 +248,7 @@ class Game:
         self._next_slot = 4
         self.required = min(self.difficulty.minimum, self.board.empty_count)
         self._evaluate()
-        self.actions.append({"type": "roll"})
+        self._log({"type": "roll"})
 
     def stage(self, die: DieRef, cell: int) -> None:
         """Stage a tray die on a square (legality per R3/R4, staged dice counting)."""
@@ -273,7 +275,7 @@ class Game:
             )
         self._cells[i] = sq
         self._staged.append(i)
-        self.actions.append({"type": "stage", "die": i, "cell": sq})
+        self._log({"type": "stage", "die": i, "cell": sq})
 
     def unstage(self, die: DieRef) -> None:
         """Take a staged die back; later dice that are no longer legal come back too (R6)."""
@@ -297,7 +299,7 @@ class Game:
             else:
                 self._cells[j] = None
         self._staged = kept
-        self.actions.append({"type": "unstage", "die": i})
+        self._log({"type": "unstage", "die": i})
 
     def unstage_all(self) -> None:
         """TAKE BACK ALL: every staged die returns to the tray."""
@@ -305,7 +307,7 @@ class Game:
         if not self._staged:
             raise RuleViolation("nothing_staged", "No die is on the board to take back.")
         self._take_back_all()
-        self.actions.append({"type": "unstage_all"})
+        self._log({"type": "unstage_all"})
 
     def confirm(self) -> None:
         """CONFIRM: the staged dice become permanent, unused dice are discarded (R10)."""
@@ -317,7 +319,7 @@ class Game:
                 f"({len(self._staged)} placed).",
             )
         self.board = self.staged_board
-        self.actions.append({"type": "confirm"})
+        self._log({"type": "confirm"})
         self._end_turn()
 
     def adjust(self, die: DieRef, delta: int) -> None:
@@ -335,7 +337,7 @@ class Game:
             )
         self._values[i] = value
         self._use_power()
-        self.actions.append({"type": "adjust", "die": i, "delta": delta})
+        self._log({"type": "adjust", "die": i, "delta": delta})
 
     def reroll(self, dice: Iterable[DieRef]) -> None:
         """Majda Power REROLL: the chosen tray dice are rolled again together (one use)."""
@@ -351,7 +353,7 @@ class Game:
             self._values[i] = self._stream.value(self.turns, self._next_slot)
             self._next_slot += 1
         self._use_power()
-        self.actions.append({"type": "reroll", "dice": chosen})
+        self._log({"type": "reroll", "dice": chosen})
 
     def accept_magdagdon(self, cell: int) -> None:
         """Accept MAGDAGDON: an empty square becomes a RUIN and the turn ends (R9)."""
@@ -364,7 +366,7 @@ class Game:
             )
         self._take_back_all()
         self.board = self.board.with_ruin(sq)
-        self.actions.append({"type": "accept_magdagdon", "cell": sq})
+        self._log({"type": "accept_magdagdon", "cell": sq})
         self._end_turn()
 
     def apply(self, action: dict[str, Any]) -> None:
@@ -414,6 +416,61 @@ class Game:
             "actions": [dict(a) for a in self.actions],
             "state": self.state(),
         }
+
+    def snapshot(self) -> dict[str, Any]:
+        """What :meth:`restore` needs to continue the game without replaying its log: the
+        visible :meth:`state`, the next reroll slot and the actions of the turn (no seed, no
+        log). A store keeps it beside the log so that loading a game costs the same however
+        long its history is."""
+        return {**self.state(), "next_slot": self._next_slot, "turn_actions": self.turn_actions}
+
+    @classmethod
+    def restore(
+        cls, difficulty: Difficulty | str, seed: bytes | int, snapshot: dict[str, Any]
+    ) -> Game:
+        """The game a :meth:`snapshot` was taken of, with an empty action log (the actions
+        it then takes are logged as usual). The snapshot is checked for shape and for
+        consistency (ValueError if it is not one); it is trusted to be a position play
+        reached, as a store that wrote it knows."""
+        game = cls(difficulty, seed)
+        try:
+            phase = Phase(snapshot["phase"])
+            board = Board.parse(snapshot["board"])
+            dice = snapshot["dice"]
+            values = [int(d["value"]) for d in dice]
+            cells = [None if d["cell"] is None else int(d["cell"]) for d in dice]
+            staged = [int(i) for i in snapshot["staged"]]
+            required = int(snapshot["required"])
+            powers_used = int(snapshot["powers_used"])
+            turns = int(snapshot["turns"])
+            next_slot = int(snapshot["next_slot"])
+            turn_actions = int(snapshot["turn_actions"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"not a game snapshot: {exc!r}") from exc
+        live = phase in _POWER_PHASES
+        checks: list[tuple[str, Callable[[], bool]]] = [
+            ("four dice while placing, none otherwise", lambda: len(values) == 4 * live),
+            ("die values 1-6", lambda: all(1 <= v <= 6 for v in values)),
+            ("squares 0-15", lambda: all(c is None or 0 <= c < 16 for c in cells)),
+            (
+                "staged dice",
+                lambda: sorted(staged) == [i for i, c in enumerate(cells) if c is not None],
+            ),
+            ("one die per square", lambda: len({cells[i] for i in staged}) == len(staged)),
+            ("staged on empty squares", lambda: all(board[cells[i] or 0] == EMPTY for i in staged)),
+            ("powers used", lambda: 0 <= powers_used <= game.difficulty.powers),
+            ("the required dice", lambda: 0 <= required <= 3 and (required > 0) == live),
+            ("a full board exactly when over", lambda: (phase is Phase.OVER) == (board.empty == 0)),
+            ("counters", lambda: turns >= 0 and turn_actions >= 0 and next_slot >= 4 * live),
+        ]
+        for what, holds in checks:
+            if not holds():
+                raise ValueError(f"not a consistent game snapshot: {what}")
+        game.phase, game.board, game.required = phase, board, required
+        game.powers_used, game.turns, game.turn_actions = powers_used, turns, turn_actions
+        game._values, game._cells, game._staged = values, cells, staged
+        game._next_slot = next_slot
+        return game
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:
@@ -545,7 +602,12 @@ class Game:
             self._cells[i] = None
         self._staged = []
 
+    def _log(self, action: dict[str, Any]) -> None:
+        self.actions.append(action)
+        self.turn_actions = 1 if action["type"] == "roll" else self.turn_actions + 1
+
     def _end_turn(self) -> None:
+        self.turn_actions = 0
         self.turns += 1
         self._values = []
         self._cells = []
