@@ -51,7 +51,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def settings(database_url: str) -> Settings:
     """Settings for a test server: its own database, test seeds allowed, no rate limits
     (tests act far faster than people; tests/test_api_limits.py checks the limits)."""
-    return Settings(database_url=database_url, allow_test_seeds=True, rate_limits=False)
+    return Settings(
+        database_url=database_url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False
+    )
 
 
 # --- browser tests -----------------------------------------------------------------------------

@@ -85,7 +85,12 @@ def test_the_review_of_a_finished_game(client: TestClient) -> None:
 
 
 def test_the_coach_is_rate_limited(database_url: str) -> None:
-    settings = Settings(database_url=database_url, allow_test_seeds=True, player_coach_per_minute=3)
+    settings = Settings(
+        database_url=database_url,
+        allow_test_seeds=True,
+        test_seeds_scored=True,
+        player_coach_per_minute=3,
+    )
     with TestClient(create_app(settings)) as client:
         view = new_game(client, "nightmare", seed=8)
         # a burst of a third of a minute's allowance (1), then one every 20 s

@@ -196,10 +196,14 @@ def test_a_damaged_game_is_reported_alone(client: TestClient, settings: Settings
     healthy = act(other, new_game(other, "peaceful", seed=2), {"type": "roll"})
     damaged = act(client, new_game(client, "peaceful", seed=3), {"type": "roll"})
     engine = create_engine(settings.database_url)
-    with engine.begin() as conn:
+    with engine.begin() as conn:  # a game from before snapshots, whose log is damaged
         conn.execute(
-            text("UPDATE games SET actions = :a, version = version + 1 WHERE id = :id"),
-            {"a": json.dumps([{"type": "confirm"}]), "id": damaged["id"]},
+            text("UPDATE games SET state = NULL, version = version + 1 WHERE id = :id"),
+            {"id": damaged["id"]},
+        )
+        conn.execute(
+            text("UPDATE game_actions SET action = :a WHERE game_id = :id AND seq = 0"),
+            {"a": json.dumps({"type": "confirm"}), "id": damaged["id"]},
         )
     engine.dispose()
     # a new server process on the same database (nothing cached) meets the damaged record
@@ -221,7 +225,7 @@ def test_a_damaged_game_is_reported_alone(client: TestClient, settings: Settings
 
 @pytest.mark.parametrize(
     ("column", "value"),
-    [("difficulty", "easy"), ("seed", "not-hex"), ("actions", '{"not": "a list"}')],
+    [("difficulty", "easy"), ("seed", "not-hex"), ("state", '{"not": "a snapshot"}')],
 )
 def test_an_unknown_stored_game_is_reported_alone(
     client: TestClient, settings: Settings, column: str, value: str

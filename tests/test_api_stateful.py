@@ -124,12 +124,22 @@ class ApiMachine(RuleBasedStateMachine):
     def check(self, gid: str) -> None:
         """The game's view agrees with replaying its stored seed and log through the engine."""
         with ENGINE.connect() as conn:
-            difficulty, seed, actions, version, status = conn.execute(
-                text("SELECT difficulty, seed, actions, version, status FROM games WHERE id = :id"),
+            difficulty, seed, state, count, version, status = conn.execute(
+                text(
+                    "SELECT difficulty, seed, state, action_count, version, status "
+                    "FROM games WHERE id = :id"
+                ),
                 {"id": gid},
             ).one()
-        log = json.loads(actions) if isinstance(actions, str) else actions
+            rows = conn.execute(
+                text("SELECT action FROM game_actions WHERE game_id = :id ORDER BY seq"),
+                {"id": gid},
+            ).scalars()
+            log = [json.loads(a) if isinstance(a, str) else a for a in rows]
+        state = json.loads(state) if isinstance(state, str) else state
+        assert count == len(log)
         game = Game.replay(difficulty, bytes.fromhex(seed), log)
+        assert state == game.snapshot()  # the stored snapshot is the replayed game's
         view = self.clients[self.owner[gid]].get(f"/api/games/{gid}").json()
         assert view["version"] == version and view["status"] == status
         assert view["board"] == str(game.board) and view["phase"] == game.phase.value
@@ -150,7 +160,9 @@ ENGINE: Any = None
 def machine_app(tmp_path: Any) -> Any:
     global APP, ENGINE
     url = f"sqlite:///{tmp_path / 'stateful.db'}"
-    APP = create_app(Settings(database_url=url, allow_test_seeds=True, rate_limits=False))
+    APP = create_app(
+        Settings(database_url=url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False)
+    )
     APP.state.store.db.migrate()
     ENGINE = create_engine(url)
     yield APP

@@ -35,7 +35,11 @@ class Settings(BaseSettings):
         default=False,
         description="Test only: let POST /api/games fix the dice seed. Never enable in production.",
     )
-    max_unfinished_games: int = Field(default=1, ge=1, description="Per player.")
+    test_seeds_scored: bool = Field(
+        default=False,
+        description="Test only: games with a chosen seed enter the high scores too (so that "
+        "tests can check tables of known scores). Off, they never do.",
+    )
     rate_limits: bool = Field(default=True, description="Apply the rate limits below.")
     player_actions_per_second: float = Field(default=20, gt=0, description="Per player.")
     address_actions_per_second: float = Field(default=200, gt=0, description="Per address.")

@@ -63,6 +63,7 @@ def server_process(
         **os.environ,
         "MAGDAGDON_DATABASE_URL": database_url,
         "MAGDAGDON_ALLOW_TEST_SEEDS": "1",
+        "MAGDAGDON_TEST_SEEDS_SCORED": "1",
         "MAGDAGDON_RATE_LIMITS": "false",
         **(env or {}),
     }

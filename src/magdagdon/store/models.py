@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+    false,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import DateTime, TypeDecorator
 
@@ -48,7 +58,8 @@ class Player(Base):
 
 
 class GameRecord(Base):
-    """One game: its secret seed, its action log and what the engine said of it."""
+    """One game: its secret seed, a snapshot of its state and what the engine said of it
+    (its action log is in :class:`GameAction`)."""
 
     __tablename__ = "games"
 
@@ -56,7 +67,11 @@ class GameRecord(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     difficulty: Mapped[str] = mapped_column(String(16))
     seed: Mapped[str] = mapped_column(String(128))
-    actions: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    chosen_seed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """The seed was chosen when the game was made (test servers): no high score."""
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """``Game.snapshot()`` at ``version`` (None until the first action after migration 0003)."""
+    action_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     version: Mapped[int] = mapped_column(Integer, default=0)
     status: Mapped[str] = mapped_column(String(16), default="active")  # active|over|abandoned
     phase: Mapped[str] = mapped_column(String(16), default="roll")
@@ -69,7 +84,27 @@ class GameRecord(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
-    __table_args__ = (Index("ix_games_player_status", "player_id", "status"),)
+    __table_args__ = (
+        Index("ix_games_player_status", "player_id", "status"),
+        # one unfinished game per player, whatever races between requests
+        Index(
+            "uq_games_active_player",
+            "player_id",
+            unique=True,
+            sqlite_where=text("status = 'active'"),
+            postgresql_where=text("status = 'active'"),
+        ),
+    )
+
+
+class GameAction(Base):
+    """One action of a game's log, in order: appending one costs the same at any length."""
+
+    __tablename__ = "game_actions"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
 
 
 class HighScore(Base):

@@ -16,11 +16,12 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import Connection, Row, Table, and_, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game, Phase, RuleViolation
 from ..lru import LruCache
 from .db import Database
-from .models import GameRecord, HighScore, Player, utcnow
+from .models import GameAction, GameRecord, HighScore, Player, utcnow
 
 Scope = Literal["me", "all"]
 TABLE_SIZE = 10
@@ -44,6 +45,13 @@ class GameInProgress(Exception):
     def __init__(self, current: GameRow) -> None:
         super().__init__(f"game {current.id} is not finished")
         self.current = current
+
+
+class _Raced(Exception):
+    """A game changed between reading and abandoning it: start again."""
+
+
+_CREATE_ATTEMPTS = 5
 
 
 class GameUnreadable(Exception):
@@ -97,8 +105,8 @@ class HighScoreEntry:
 
 
 _GAMES: Table = GameRecord.__table__  # type: ignore[assignment]
+_ACTIONS: Table = GameAction.__table__  # type: ignore[assignment]
 _HIGHSCORES: Table = HighScore.__table__  # type: ignore[assignment]
-Record = GameRecord | Row[Any]
 
 
 def _aware(moment: datetime) -> datetime:
@@ -114,14 +122,18 @@ def hash_token(token: str) -> str:
 class Store:
     """The database operations of the game server."""
 
-    def __init__(self, database: Database) -> None:
-        """Operations on ``database``."""
+    def __init__(self, database: Database, *, score_chosen_seeds: bool = False) -> None:
+        """Operations on ``database``; ``score_chosen_seeds``: games whose seed was chosen
+        (test servers only) enter the high scores too."""
         self.db = database
+        self.score_chosen_seeds = score_chosen_seeds
         # Replayed games by (id, version): a replay is skipped when the version is unchanged.
         # Entries are snapshots (callers get copies), keyed by version, so a stale entry is
         # never used even with several server processes.
         self._cache: LruCache[tuple[str, int], Game] = LruCache(512, copy=Game.copy)
         self._players: dict[str, int] = {}
+        # Finished games with their whole log (they never change), for replays and reviews.
+        self._finished: LruCache[str, GameRow] = LruCache(64)
 
     # --- players ------------------------------------------------------------------------
 
@@ -179,57 +191,102 @@ class Store:
         seed: bytes | int | None,
         *,
         abandon: bool,
-        max_unfinished: int = 1,
     ) -> GameRow:
-        """Start a game; an unfinished one blocks it unless ``abandon`` (R16: never scored)."""
-        with self.db.session(write=True) as s:
-            unfinished = s.scalars(
-                select(GameRecord)
-                .where(GameRecord.player_id == player_id, GameRecord.status == "active")
-                .order_by(GameRecord.updated_at.desc())
-            ).all()
-            if len(unfinished) >= max_unfinished:
-                if not abandon:
-                    raise GameInProgress(self._row(unfinished[0]))
-                now = utcnow()
-                for record in unfinished:
-                    record.status = "abandoned"
-                    record.version += 1  # a request based on the old version must not apply
-                    record.updated_at = now
-            game = Game.new(difficulty, seed=seed)
-            record = GameRecord(
-                id=secrets.token_hex(12),
-                player_id=player_id,
-                difficulty=difficulty.value,
-                seed=game.seed.hex(),
-                actions=[],
-                version=0,
-                status="active",
-                phase=game.phase.value,
-                turns=0,
-                powers_used=0,
-                hints_used=0,
-            )
-            s.add(record)
-            s.flush()
-            return self._row(record, game)
+        """Start a game; an unfinished one blocks it unless ``abandon`` (R16: never scored).
 
-    def get_game(self, game_id: str, player_id: int | None) -> GameRow:
-        """A game of this player (``player_id`` None: any finished game, for its replay)."""
+        A player has at most one unfinished game, which the database enforces (a unique index
+        on the active games): of several requests starting games at once, one wins and the
+        others raise :class:`GameInProgress` (with ``abandon``, they abandon the winner's game
+        in turn). Abandoning is conditional on the game's version, like an action: an action
+        that lands first (even the game's last) wins, and the abandon looks again.
+        """
+        for attempt in range(_CREATE_ATTEMPTS):
+            try:
+                return self._create_game(player_id, difficulty, seed, abandon)
+            except (IntegrityError, _Raced):
+                # another request started a game or acted at the same moment
+                if not abandon or attempt == _CREATE_ATTEMPTS - 1:
+                    current = self.current_game(player_id, None)
+                    if current is not None:
+                        raise GameInProgress(current) from None
+        return self._create_game(player_id, difficulty, seed, abandon)
+
+    def _create_game(
+        self, player_id: int, difficulty: Difficulty, seed: bytes | int | None, abandon: bool
+    ) -> GameRow:
+        game = Game.new(difficulty, seed=seed)
+        now = utcnow()
+        game_id = secrets.token_hex(12)
+        with self.db.transaction(write=True) as c:
+            unfinished = c.execute(
+                select(_GAMES)
+                .where(_GAMES.c.player_id == player_id, _GAMES.c.status == "active")
+                .order_by(_GAMES.c.updated_at.desc())
+            ).all()
+            if unfinished and not abandon:
+                raise GameInProgress(self._row(unfinished[0]))
+            for record in unfinished:
+                abandoned = c.execute(
+                    update(_GAMES)
+                    .where(
+                        _GAMES.c.id == record.id,
+                        _GAMES.c.version == record.version,
+                        _GAMES.c.status == "active",
+                    )
+                    # a request based on the old version must not apply
+                    .values(status="abandoned", version=record.version + 1, updated_at=now)
+                )
+                if abandoned.rowcount != 1:  # an action landed meanwhile: look again
+                    raise _Raced
+            c.execute(
+                insert(_GAMES).values(
+                    id=game_id,
+                    player_id=player_id,
+                    difficulty=difficulty.value,
+                    seed=game.seed.hex(),
+                    chosen_seed=seed is not None,
+                    state=game.snapshot(),
+                    action_count=0,
+                    version=0,
+                    status="active",
+                    phase=game.phase.value,
+                    turns=0,
+                    powers_used=0,
+                    hints_used=0,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+        return GameRow(game_id, player_id, difficulty, 0, "active", 0, now, None, game)
+
+    def get_game(self, game_id: str, player_id: int) -> GameRow:
+        """A game of this player, its engine state restored from its snapshot (its
+        ``game.actions`` holds no log: see :meth:`finished_game`)."""
         with self.db.transaction() as c:
             record = self._load(c, game_id, player_id)
         return self._row(record)
 
+    def finished_game(self, game_id: str) -> GameRow:
+        """Any finished game with its whole action log replayed from its seed (replays and
+        reviews are public); :class:`GameNotFound` if there is no such finished game."""
+        found = self._finished.get(game_id)
+        if found is not None:
+            return found
+        with self.db.transaction() as c:
+            record = self._load(c, game_id, None)
+            log = self._log(c, game_id)
+        row = self._row(record, self._replay(record, log))
+        self._finished.put(game_id, row)
+        return row
+
     def current_game(self, player_id: int, difficulty: Difficulty | None) -> GameRow | None:
         """The player's unfinished game (of that difficulty, when given)."""
-        with self.db.session() as s:
-            query = select(GameRecord).where(
-                GameRecord.player_id == player_id, GameRecord.status == "active"
-            )
-            if difficulty is not None:
-                query = query.where(GameRecord.difficulty == difficulty.value)
-            record = s.scalars(query.order_by(GameRecord.updated_at.desc()).limit(1)).first()
-            return self._row(record) if record else None
+        query = select(_GAMES).where(_GAMES.c.player_id == player_id, _GAMES.c.status == "active")
+        if difficulty is not None:
+            query = query.where(_GAMES.c.difficulty == difficulty.value)
+        with self.db.transaction() as c:
+            record = c.execute(query.order_by(_GAMES.c.updated_at.desc()).limit(1)).first()
+        return self._row(record) if record else None
 
     def act(
         self, game_id: str, player_id: int, version: int, change: Callable[[Game], None]
@@ -241,7 +298,12 @@ class Store:
         if it is still at ``version`` and active. So of two requests on one version
         exactly one applies, the other raises :class:`StaleVersion` with the current
         game, and nothing is written for a rejected action. A game that ends is scored
-        and entered in its high-score table in that same write transaction.
+        and entered in its high-score table in that same write transaction (unless its
+        seed was chosen, see ``Settings.test_seeds_scored``).
+
+        The cost does not grow with the game's history: the load restores the game's
+        snapshot (no replay), and the write appends the new actions as rows and replaces
+        the snapshot.
         """
         with self.db.transaction() as c:
             record = self._load(c, game_id, player_id)
@@ -251,12 +313,15 @@ class Store:
             raise RuleViolation(
                 "game_abandoned", "This game was abandoned for a new one: it cannot continue."
             )
-        game = self._replay(record)
+        game = self._game(record)
+        logged = len(game.actions)
         change(game)
+        added = game.actions[logged:]
         now = utcnow()
         over = game.phase is Phase.OVER
         values: dict[str, Any] = {
-            "actions": game.actions,
+            "state": game.snapshot(),
+            "action_count": record.action_count + len(added),
             "version": version + 1,
             "phase": game.phase.value,
             "turns": game.turns,
@@ -276,7 +341,15 @@ class Store:
                 .values(**values)
             )
             won = result.rowcount == 1
-            if won and over:
+            if won and added:
+                c.execute(
+                    insert(_ACTIONS),
+                    [
+                        {"game_id": record.id, "seq": record.action_count + n, "action": action}
+                        for n, action in enumerate(added)
+                    ],
+                )
+            if won and over and (self.score_chosen_seeds or not record.chosen_seed):
                 c.execute(
                     insert(_HIGHSCORES).values(
                         game_id=record.id,
@@ -395,19 +468,41 @@ class Store:
             raise GameNotFound(game_id)
         return record
 
-    def _replay(self, record: Record) -> Game:
+    @staticmethod
+    def _log(c: Connection, game_id: str) -> list[dict[str, Any]]:
+        """A game's whole action log, in order."""
+        rows = c.execute(
+            select(_ACTIONS.c.action).where(_ACTIONS.c.game_id == game_id).order_by(_ACTIONS.c.seq)
+        )
+        return [action for (action,) in rows]
+
+    def _game(self, record: Row[Any]) -> Game:
+        """The engine state of a stored game at its version: from this process's cache, else
+        from its snapshot, else (a game stored before migration 0003) by replaying its log."""
         cached = self._cache.get((record.id, record.version))
         if cached is not None:
             return cached
-        try:  # a damaged or unknown record (bad difficulty, seed or log) fails here, alone
-            game = Game.replay(record.difficulty, bytes.fromhex(record.seed), record.actions)
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            raise GameUnreadable(record.id, str(exc)) from exc
+        if record.state is None:
+            with self.db.transaction() as c:
+                log = self._log(c, record.id)
+            game = self._replay(record, log)
+        else:
+            try:
+                game = Game.restore(record.difficulty, bytes.fromhex(record.seed), record.state)
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise GameUnreadable(record.id, str(exc)) from exc
         self._cache.put((record.id, record.version), game)
         return game
 
-    def _row(self, record: Record, game: Game | None = None) -> GameRow:
-        game = game if game is not None else self._replay(record)
+    @staticmethod
+    def _replay(record: Row[Any], log: list[dict[str, Any]]) -> Game:
+        try:  # a damaged or unknown record (bad difficulty, seed or log) fails here, alone
+            return Game.replay(record.difficulty, bytes.fromhex(record.seed), log)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise GameUnreadable(record.id, str(exc)) from exc
+
+    def _row(self, record: Row[Any], game: Game | None = None) -> GameRow:
+        game = game if game is not None else self._game(record)
         return GameRow(
             id=record.id,
             player_id=record.player_id,

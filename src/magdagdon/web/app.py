@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         },
     )
     app.state.settings = settings
-    app.state.store = Store(database)
+    app.state.store = Store(database, score_chosen_seeds=settings.test_seeds_scored)
     app.state.limits = limits_for(settings) if settings.rate_limits else None
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)

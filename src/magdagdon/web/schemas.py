@@ -99,6 +99,10 @@ class ActionRequest(Strict):
     action: Action
 
 
+SEED_MAX = 2**63 - 1
+"""The largest seed a test server accepts (the stored seed has room for 64 bytes)."""
+
+
 class GameCreate(Strict):
     """Start a game."""
 
@@ -111,7 +115,9 @@ class GameCreate(Strict):
     seed: StrictInt | None = Field(
         default=None,
         ge=0,
-        description="Test servers only (MAGDAGDON_ALLOW_TEST_SEEDS): fix the dice seed.",
+        le=SEED_MAX,
+        description="Test servers only (MAGDAGDON_ALLOW_TEST_SEEDS): fix the dice seed. "
+        "A game with a chosen seed never enters the high scores.",
     )
 
 

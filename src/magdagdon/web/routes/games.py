@@ -52,7 +52,6 @@ async def create_game(
             body.difficulty,
             body.seed,
             abandon=body.abandon,
-            max_unfinished=settings.max_unfinished_games,
         )
         return view_response(row, store, status.HTTP_201_CREATED)
 
@@ -139,7 +138,7 @@ def finished_game(store: Store, game_id: str, player: int | None, not_over: str)
             own = None
         if own is not None and own.status != "over":
             raise ApiError(409, "game_not_over", not_over)
-    return store.get_game(game_id, None)
+    return store.finished_game(game_id)
 
 
 def _replay(game_id: str, player: int | None, store: Store) -> Replay:
