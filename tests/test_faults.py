@@ -136,7 +136,9 @@ def test_migrations_run_once_when_workers_start_together(database_url: str) -> N
     if database_url.startswith("postgresql"):  # the fixture emptied it; start from nothing
         engine = create_engine(database_url)
         with engine.begin() as conn:
-            conn.execute(text("DROP TABLE IF EXISTS game_actions, highscores, games, players, alembic_version"))
+            conn.execute(
+                text("DROP TABLE IF EXISTS game_actions, highscores, games, players, alembic_version")
+            )
         engine.dispose()
     import subprocess
     import sys
