@@ -137,7 +137,10 @@ def test_migrations_run_once_when_workers_start_together(database_url: str) -> N
         engine = create_engine(database_url)
         with engine.begin() as conn:
             conn.execute(
-                text("DROP TABLE IF EXISTS game_actions, highscores, games, players, alembic_version")
+                text(
+                    "DROP TABLE IF EXISTS game_actions, highscores, games, players, "
+                    "alembic_version"
+                )
             )
         engine.dispose()
     import subprocess
