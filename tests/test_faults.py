@@ -138,8 +138,7 @@ def test_migrations_run_once_when_workers_start_together(database_url: str) -> N
         with engine.begin() as conn:
             conn.execute(
                 text(
-                    "DROP TABLE IF EXISTS game_actions, highscores, games, players, "
-                    "alembic_version"
+                    "DROP TABLE IF EXISTS game_actions, highscores, games, players, alembic_version"
                 )
             )
         engine.dispose()

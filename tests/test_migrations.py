@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -62,7 +63,7 @@ def test_0003_moves_the_logs_into_rows_and_back(database_url: str) -> None:
     downgrade_to(database_url, "0002")  # as the previous release left it
     db = Database(database_url)
     with db.engine.begin() as c:
-        logs = dict(c.execute(text("SELECT id, actions FROM games")).all())
+        logs: dict[str, Any] = dict(c.execute(text("SELECT id, actions FROM games")).all())
         # the race that 0003 closes could have left a second active game of the player
         c.execute(
             text(
@@ -90,14 +91,14 @@ def test_0003_moves_the_logs_into_rows_and_back(database_url: str) -> None:
         assert again_replay["score"] == finished["final_score"]["total"]
     db = Database(database_url)
     with db.engine.connect() as c:
-        statuses = dict(c.execute(text("SELECT id, status FROM games")).all())
+        statuses: dict[str, str] = dict(c.execute(text("SELECT id, status FROM games")).all())
     db.engine.dispose()
     assert statuses == {done["id"]: "over", going["id"]: "over", "older": "abandoned"}
     downgrade_to(database_url, "0002")
     db = Database(database_url)
     with db.engine.connect() as c:
-        back = dict(c.execute(text("SELECT id, actions FROM games")).all())
+        raw: dict[str, Any] = dict(c.execute(text("SELECT id, actions FROM games")).all())
     db.engine.dispose()
-    back = {k: v if isinstance(v, list) else json.loads(v) for k, v in back.items()}
+    back = {k: v if isinstance(v, list) else json.loads(v) for k, v in raw.items()}
     assert back[done["id"]] == replay["actions"]
     assert back[going["id"]] == again_replay["actions"]
