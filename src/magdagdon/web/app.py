@@ -77,6 +77,13 @@ def limits_for(settings: Settings) -> Limits:
         coach_per_address=RateLimiter(
             settings.address_coach_per_minute / 60, settings.address_coach_per_minute / 3
         ),
+        # replays: as many as hints and reviews (a finished game's log, to anyone)
+        replays_per_player=RateLimiter(
+            settings.player_coach_per_minute / 60, settings.player_coach_per_minute / 3
+        ),
+        replays_per_address=RateLimiter(
+            settings.address_coach_per_minute / 60, settings.address_coach_per_minute / 3
+        ),
     )
 
 

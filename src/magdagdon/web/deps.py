@@ -134,3 +134,10 @@ async def limit_coach(request: Request, player: CurrentPlayer) -> None:
 
 
 KnownPlayer = Annotated[int | None, Depends(known_player)]
+
+
+async def limit_replays(request: Request, player: KnownPlayer) -> None:
+    """Rate limits on replays (a finished game's whole log, to anyone)."""
+    if player is not None:
+        enforce(request, "replays_per_player", str(player))
+    enforce(request, "replays_per_address", client_address(request))

@@ -10,6 +10,40 @@ import math
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any, Final
+
+from ..engine import Game, RuleViolation
+
+TURN_ACTIONS: Final = 64
+"""Actions a turn may take (ROLL included) before only the ones that finish it are accepted.
+
+No player needs more (a turn is at most 4 stagings, 3 powers and CONFIRM), but staging and
+taking back can repeat without end, and every action is stored. Past the bound a turn still
+finishes: CONFIRM, ACCEPT MAGDAGDON and the powers (a few at most) are accepted, a die may be
+staged unless it makes the minimum unreachable (R7), and TAKE BACK ALL only out of such a
+dead end. So a turn has at most about 90 actions and a game about 1,500."""
+
+_FINISHING: Final = frozenset({"confirm", "accept_magdagdon", "adjust", "reroll"})
+
+
+def check_turn_bound(game: Game, action: dict[str, Any]) -> None:
+    """Raise ``RuleViolation("turn_action_limit")`` for an action that a turn past
+    :data:`TURN_ACTIONS` does not accept (see there)."""
+    if game.turn_actions < TURN_ACTIONS:
+        return
+    kind = action.get("type")
+    if kind in _FINISHING or (kind == "unstage_all" and game.dead_end):
+        return
+    if kind == "stage":
+        trial = game.copy()
+        trial.apply(action)  # an illegal staging is refused for what it is
+        if not trial.dead_end:
+            return
+    raise RuleViolation(
+        "turn_action_limit",
+        f"This turn has had {game.turn_actions} moves: place the dice and CONFIRM "
+        "(or accept MAGDAGDON). Taking dice back is now allowed only out of a dead end.",
+    )
 
 
 @dataclass
@@ -69,3 +103,5 @@ class Limits:
     players_per_address: RateLimiter
     coach_per_player: RateLimiter
     coach_per_address: RateLimiter
+    replays_per_player: RateLimiter
+    replays_per_address: RateLimiter

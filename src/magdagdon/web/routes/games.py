@@ -15,9 +15,11 @@ from ..deps import (
     StoreDep,
     limit_actions,
     limit_games,
+    limit_replays,
     run_store,
 )
 from ..errors import ApiError
+from ..limits import check_turn_bound
 from ..schemas import ActionRequest, ErrorResponse, GameConflict, GameCreate, GameView, Replay
 from ..view import game_view
 
@@ -107,6 +109,7 @@ async def act(
     action = body.action.model_dump()
 
     def change(game: Game) -> None:
+        check_turn_bound(game, action)
         game.apply(action)
 
     def work() -> Response:
@@ -118,8 +121,10 @@ async def act(
 @router.get(
     "/{game_id}/replay",
     response_model=Replay,
+    dependencies=[Depends(limit_replays)],
     responses={
         **_NOT_FOUND,
+        429: {"model": ErrorResponse, "description": "Too many replays: see Retry-After."},
         409: {"model": ErrorResponse, "description": "The game is not over: its seed is secret."},
     },
 )
