@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from typing import Any
@@ -168,3 +169,95 @@ def test_cookies_are_secure_behind_a_proxy_that_says_https(tmp_path: Any) -> Non
         assert "secure" not in plain.headers["set-cookie"].lower()
         proxied = httpx2.get(f"{base}/api/players/me", headers={"X-Forwarded-Proto": "https"})
         assert "secure" in proxied.headers["set-cookie"].lower()
+
+
+def _timed_get(client: httpx2.Client, url: str) -> tuple[int, float]:
+    start = time.monotonic()
+    status = client.get(url).status_code
+    return status, time.monotonic() - start
+
+
+def test_a_database_that_stops_answering_is_a_quick_503(postgres_server_url: str) -> None:
+    """A PostgreSQL that accepts connections and never answers: /api/ready and game requests
+    answer 503 within the database timeout, /api/health at once, and play goes on by itself
+    when the database answers again."""
+    real = make_url(postgres_server_url)
+    proxy = TcpProxy((real.host or "127.0.0.1", real.port or 5432))
+    proxy.start()
+    url = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    _truncate(postgres_server_url)
+    env = {"MAGDAGDON_DATABASE_TIMEOUT": "2"}
+    try:
+        with (
+            running_server(url, env=env) as base,
+            httpx2.Client(base_url=base, timeout=30) as client,
+        ):
+            view = act(client, new_game(client, "peaceful", seed=8), {"type": "roll"})
+            proxy.stall()
+            status, took = _timed_get(client, "/api/ready")
+            assert status == 503 and took < 5
+            start = time.monotonic()
+            r = client.post(
+                f"/api/games/{view['id']}/actions",
+                json={"version": view["version"], "action": {"type": "unstage_all"}},
+            )
+            assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable"
+            assert time.monotonic() - start < 5
+            status, took = _timed_get(client, f"/api/games/{view['id']}")
+            assert status == 503 and took < 5
+            for _ in range(5):  # the process itself answers at once
+                status, took = _timed_get(client, "/api/health")
+                assert status == 200 and took < 0.5
+            proxy.resume()
+            deadline = time.monotonic() + 30
+            while client.get("/api/ready").status_code != 200:
+                assert time.monotonic() < deadline, "the server did not recover"
+                time.sleep(0.2)
+            current = client.get(f"/api/games/{view['id']}").json()
+            assert current["version"] == view["version"]  # unstage_all of nothing: refused
+            die = next((d for d in view["dice"] if d["legal_cells"]), None)
+            action = (
+                {"type": "stage", "die": die["index"], "cell": die["legal_cells"][0]}
+                if die and view["phase"] == "place"
+                else {"type": "accept_magdagdon", "cell": view["ruin_choices"][0]}
+            )
+            assert act(client, view, action)["version"] == view["version"] + 1
+    finally:
+        proxy.resume()
+        proxy.stop()
+
+
+def test_an_sqlite_file_locked_by_another_process_never_stops_health(tmp_path: Any) -> None:
+    """A backup or the sqlite3 shell holding the write lock: actions wait for it (503 past the
+    database timeout), /api/health and reads answer at once, and play goes on after it."""
+    path = tmp_path / "locked.db"
+    env = {"MAGDAGDON_DATABASE_TIMEOUT": "2"}
+    with (
+        running_server(f"sqlite:///{path}", env=env) as base,
+        httpx2.Client(base_url=base, timeout=30) as client,
+    ):
+        view = act(client, new_game(client, "peaceful", seed=8), {"type": "roll"})
+        die = next((d for d in view["dice"] if d["legal_cells"]), None)
+        assert die is not None
+        action = {"type": "stage", "die": die["index"], "cell": die["legal_cells"][0]}
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        answers: list[httpx2.Response] = []
+        body = {"version": view["version"], "action": action}
+        pending = threading.Thread(
+            target=lambda: answers.append(
+                client.post(f"/api/games/{view['id']}/actions", json=body)
+            )
+        )
+        pending.start()
+        for _ in range(10):
+            status, took = _timed_get(client, "/api/health")
+            assert status == 200 and took < 0.3
+            time.sleep(0.1)
+        pending.join(10)
+        assert answers[0].status_code == 503  # the lock outlived the database timeout
+        assert answers[0].json()["error"]["code"] == "database_unavailable"
+        other.execute("ROLLBACK")
+        other.close()
+        assert client.get(f"/api/games/{view['id']}").json() == view  # nothing was written
+        assert act(client, view, action)["version"] == view["version"] + 1

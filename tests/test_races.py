@@ -45,8 +45,8 @@ def at_once(calls: list[Callable[[], httpx2.Response]]) -> list[httpx2.Response]
 
 def _ends_the_game(view: dict[str, Any], action: dict[str, Any]) -> bool:
     if action["type"] == "confirm":
-        return "." not in view["staged_board"]
-    return action["type"] == "accept_magdagdon" and view["board"].count(".") == 1
+        return "." not in str(view["staged_board"])
+    return action["type"] == "accept_magdagdon" and str(view["board"]).count(".") == 1
 
 
 def to_the_last_action(client: httpx2.Client, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:

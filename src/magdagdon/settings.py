@@ -54,6 +54,13 @@ class Settings(BaseSettings):
     address_coach_per_minute: float = Field(
         default=120, gt=0, description="Hints and reviews per address."
     )
+    database_timeout: float = Field(
+        default=5.0,
+        gt=0,
+        le=600,
+        description="Seconds a request waits for the database (to connect, for a pooled "
+        "connection, for a lock or an answer) before it answers 503 database_unavailable.",
+    )
     max_body_bytes: int = Field(default=16_384, ge=1024, description="Largest request body.")
     threads: int | None = Field(
         default=None,

@@ -1,4 +1,5 @@
-"""A TCP relay in front of a database server, which a test can cut and restore (an outage)."""
+"""A TCP relay in front of a database server, which a test can cut and restore (an outage), or
+stall and resume (a server that accepts connections and never answers)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,16 @@ class TcpProxy:
         self._listener: socket.socket | None = None
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
+        self._flowing = threading.Event()
+        self._flowing.set()
+
+    def stall(self) -> None:
+        """Keep accepting connections and receiving, but pass nothing on until :meth:`resume`."""
+        self._flowing.clear()
+
+    def resume(self) -> None:
+        """Pass everything on again, what was held back first."""
+        self._flowing.set()
 
     def start(self) -> None:
         """Accept and relay connections."""
@@ -49,20 +60,26 @@ class TcpProxy:
                 client, _ = listener.accept()
             except OSError:
                 return
-            try:
-                server = socket.create_connection(self.upstream)
-            except OSError:
-                client.close()
-                continue
-            with self._lock:
-                self._sockets += [client, server]
-            for a, b in ((client, server), (server, client)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+            threading.Thread(target=self._relay, args=(client,), daemon=True).start()
 
-    @staticmethod
-    def _pump(source: socket.socket, target: socket.socket) -> None:
+    def _relay(self, client: socket.socket) -> None:
+        with self._lock:
+            self._sockets.append(client)
+        self._flowing.wait()
+        try:
+            server = socket.create_connection(self.upstream)
+        except OSError:
+            client.close()
+            return
+        with self._lock:
+            self._sockets.append(server)
+        for a, b in ((client, server), (server, client)):
+            threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, target: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                self._flowing.wait()
                 target.sendall(data)
         except OSError:
             pass

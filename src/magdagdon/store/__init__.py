@@ -1,6 +1,6 @@
 """Persistence: players, games and high scores through SQLAlchemy 2; all SQL lives here."""
 
-from .db import Database
+from .db import Database, DatabaseTimeout
 from .repository import (
     GameNotFound,
     GameRow,
@@ -12,6 +12,7 @@ from .repository import (
 
 __all__ = [
     "Database",
+    "DatabaseTimeout",
     "GameNotFound",
     "GameRow",
     "HighScoreEntry",

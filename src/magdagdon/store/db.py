@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import threading
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no cross-process lock for SQLite
     fcntl = None  # type: ignore[assignment]
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -22,15 +23,18 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_LOCK_ID = 0x4D41_4744  # "MAGD": PostgreSQL advisory lock held while migrating
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # SQLAlchemy emits BEGIN itself (see _sqlite_begin), not the sqlite3 module.
-    dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
-    cursor.execute("PRAGMA synchronous=NORMAL")  # durable at every checkpoint with WAL
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+def _sqlite_pragmas(timeout: float) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # SQLAlchemy emits BEGIN itself (see _sqlite_begin), not the sqlite3 module.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+        cursor.execute("PRAGMA synchronous=NORMAL")  # durable at every checkpoint with WAL
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+        cursor.close()
+
+    return on_connect
 
 
 def _sqlite_begin(connection: Any) -> None:
@@ -40,25 +44,47 @@ def _sqlite_begin(connection: Any) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+class DatabaseTimeout(Exception):
+    """The database did not give what a request needed (a lock, an answer) in time."""
+
+
 class Database:
     """One SQLAlchemy engine and its session factory for a database URL."""
 
-    def __init__(self, url: str) -> None:
-        """Connect lazily to ``url``; an SQLite file's directory is created if missing."""
+    def __init__(self, url: str, timeout: float = 10.0) -> None:
+        """Connect lazily to ``url``; an SQLite file's directory is created if missing.
+
+        ``timeout`` (seconds) bounds the wait for a connection (PostgreSQL's connect and
+        the pool); SQLite's write lock is waited for three quarters of it, so that a write
+        gives up (and writes nothing) before the request's own deadline. SQL parameters
+        never appear in errors or logs (they hold secret seeds and token hashes).
+        """
         parsed = make_url(url)
         self.url = url
+        self.timeout = timeout
+        self._lock_wait = 0.75 * timeout
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
-        kwargs: dict[str, Any] = {"pool_pre_ping": True}
+        kwargs: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True}
         if self.is_sqlite:
             database = parsed.database
             if database and database != ":memory:" and not database.startswith("file:"):
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 10}
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": self._lock_wait}
         else:
-            kwargs.update(pool_size=10, max_overflow=20, pool_timeout=10)
+            kwargs.update(pool_size=10, max_overflow=20, pool_timeout=timeout)
+            if parsed.get_backend_name() == "postgresql":
+                kwargs["connect_args"] = {
+                    # the whole connection set-up, a server that accepts and never answers too
+                    "connect_timeout": max(1, math.ceil(timeout)),
+                    # a connection whose server went away without a word is found out
+                    "keepalives": 1,
+                    "keepalives_idle": 10,
+                    "keepalives_interval": 5,
+                    "keepalives_count": 3,
+                }
         self.engine: Engine = create_engine(url, **kwargs)
         if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", _sqlite_pragmas(self._lock_wait))
             event.listen(self.engine, "begin", _sqlite_begin)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time. Queueing this process's writers here wakes the
@@ -85,7 +111,16 @@ class Database:
 
     def _writer(self, write: bool) -> AbstractContextManager[object]:
         """The in-process SQLite write lock for a writing transaction; nothing otherwise."""
-        return self._write_lock if write and self.is_sqlite else nullcontext()
+        return self._locked() if write and self.is_sqlite else nullcontext()
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        if not self._write_lock.acquire(timeout=self._lock_wait):
+            raise DatabaseTimeout(f"no write lock within {self._lock_wait:g} s")
+        try:
+            yield
+        finally:
+            self._write_lock.release()
 
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:

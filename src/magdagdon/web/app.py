@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from anyio import to_thread
+from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
@@ -26,6 +26,8 @@ from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
 
 STATIC = Path(__file__).parent / "static"
+COACH_THREADS = 2
+"""Hints and reviews searched at once per process (CPU work: about one per core)."""
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
@@ -90,7 +92,7 @@ def limits_for(settings: Settings) -> Limits:
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
     """The app for ``settings`` (default: from the environment); migrates the database on start."""
     settings = settings or get_settings()
-    database = Database(settings.database_url)
+    database = Database(settings.database_url, timeout=settings.database_timeout)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -100,6 +102,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         # the GIL; a few threads keep the CPU busy while dozens would only contend for it.
         threads = settings.threads or (1 if database.is_sqlite else 4)
         to_thread.current_default_thread_limiter().total_tokens = threads
+        app.state.coach_threads = CapacityLimiter(COACH_THREADS)
         # Everything imported so far lives as long as the process: keep the collector from
         # walking it again and again (full collections otherwise pause requests ~100 ms).
         gc.collect()

@@ -1,9 +1,10 @@
 """Request dependencies: the store, the settings and the current player (cookie).
 
-Routes and dependencies are ``async`` and reach the database through :func:`run_store`:
-inline on SQLite, whose calls are local and take well under a millisecond (and which has
-one writer at a time anyway), so a request costs no thread hand-offs and no contention for
-the GIL; in a worker thread on a networked database, so the event loop never waits on it.
+Routes and dependencies are ``async`` and reach the database through :func:`run_store`, in
+a worker thread, so the event loop never waits on the database: ``/api/health`` answers at
+once whatever the database does (a PostgreSQL that stopped answering, an SQLite file locked
+by a backup or the sqlite3 shell). A request whose database work takes longer than
+``Settings.database_timeout`` answers 503 ``database_unavailable``.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
+import anyio
+from anyio import to_thread
 from fastapi import Depends, Request, Response
-from starlette.concurrency import run_in_threadpool
 
 from ..settings import Settings
-from ..store import Store
+from ..store import DatabaseTimeout, Store
 from .errors import ApiError
 from .limits import Limits
 
@@ -41,10 +43,13 @@ T = TypeVar("T")
 
 
 async def run_store(store: Store, work: Callable[[], T]) -> T:
-    """Run database work for a request (see the module docstring)."""
-    if store.db.is_sqlite:
-        return work()
-    return await run_in_threadpool(work)
+    """Run database work for a request in a worker thread, within the database timeout (see
+    the module docstring). Work still running then is left to finish on its own."""
+    try:
+        with anyio.fail_after(store.db.timeout):
+            return await to_thread.run_sync(work, abandon_on_cancel=True)
+    except TimeoutError:
+        raise DatabaseTimeout(f"no answer within {store.db.timeout:g} s") from None
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

@@ -12,6 +12,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..engine import RuleViolation
+from ..store import DatabaseTimeout
 from ..store.repository import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
 from .view import game_view
 
@@ -92,6 +93,16 @@ def install_error_handlers(app: FastAPI) -> None:
         log.error("stored game %s cannot be replayed: %s", exc.game_id, exc)
         return error_response(
             500, "game_unreadable", "This game's record is damaged and cannot be loaded."
+        )
+
+    @app.exception_handler(DatabaseTimeout)
+    async def _db_timeout(request: Request, exc: DatabaseTimeout) -> JSONResponse:
+        log.warning("database timeout: %s", exc)
+        return error_response(
+            503,
+            "database_unavailable",
+            "The game's database is not answering. Try again shortly.",
+            headers={"Retry-After": "5"},
         )
 
     @app.exception_handler(OperationalError)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
-from starlette.concurrency import run_in_threadpool
+from anyio import CapacityLimiter, to_thread
+from fastapi import APIRouter, Depends, Request
 
 from ...ai.coach import hint, review
 from ...engine import Phase
@@ -33,7 +33,9 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
         409: {"model": ErrorResponse, "description": "The game is over."},
     },
 )
-async def game_hint(game_id: str, player: CurrentPlayer, store: StoreDep) -> HintView:
+async def game_hint(
+    request: Request, game_id: str, player: CurrentPlayer, store: StoreDep
+) -> HintView:
     """The best plan for the turn in progress, its expected final score and the next best
     plans with what each is expected to cost. The hint knows what the player sees, never the
     dice to come. Hints are counted per game (once per game version) and shown with the score.
@@ -41,9 +43,16 @@ async def game_hint(game_id: str, player: CurrentPlayer, store: StoreDep) -> Hin
     row = await run_store(store, lambda: store.get_game(game_id, player))
     if row.status != "active" or row.game.phase is Phase.OVER:
         raise ApiError(409, "game_over", "The game is over: there is nothing to hint.")
-    advice = await run_in_threadpool(hint, row.game)
+    advice = await to_thread.run_sync(hint, row.game, limiter=_coach_threads(request))
     used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))
     return HintView(**advice.to_dict(), version=row.version, hints_used=used)
+
+
+def _coach_threads(request: Request) -> CapacityLimiter:
+    """The app's threads for the coach's searches (apart from the database work's, so that
+    a long review never holds up a game's actions)."""
+    limiter: CapacityLimiter = request.app.state.coach_threads
+    return limiter
 
 
 _reviews: LruCache[str, ReviewView] = LruCache(64)
@@ -70,7 +79,9 @@ def _review(row: GameRow) -> ReviewView:
         409: {"model": ErrorResponse, "description": "The game is not over yet."},
     },
 )
-async def game_review(game_id: str, player: KnownPlayer, store: StoreDep) -> ReviewView:
+async def game_review(
+    request: Request, game_id: str, player: KnownPlayer, store: StoreDep
+) -> ReviewView:
     """A finished game, turn by turn: the player's move, the best move and the expected points
     lost. Like the replay, any finished game can be reviewed (from the high-score tables)."""
 
@@ -80,6 +91,6 @@ async def game_review(game_id: str, player: KnownPlayer, store: StoreDep) -> Rev
     )
     found = _reviews.get(row.id)
     if found is None:
-        found = await run_in_threadpool(_review, row)
+        found = await to_thread.run_sync(_review, row, limiter=_coach_threads(request))
         _reviews.put(row.id, found)
     return found

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
-from starlette.concurrency import run_in_threadpool
 
-from ..deps import StoreDep
+from ...store import DatabaseTimeout
+from ..deps import StoreDep, run_store
 from ..schemas import Health
 
 router = APIRouter(prefix="/api", tags=["health"])
@@ -27,7 +27,7 @@ async def health() -> Health:
 async def ready(store: StoreDep) -> Health | JSONResponse:
     """The database answers a query."""
     try:
-        await run_in_threadpool(store.db.ping)  # a dead server may take a while to say so
-    except SQLAlchemyError:
+        await run_store(store, store.db.ping)
+    except (SQLAlchemyError, DatabaseTimeout):
         return JSONResponse({"status": "unavailable"}, status_code=503)
     return Health(status="ok")
