@@ -106,8 +106,11 @@ def test_illegal_action_is_422_with_the_engine_code_and_changes_nothing(client: 
     assert view["phase"] == "place"  # seed 1 rolls 4 2 4 5: placeable
     before = client.get(f"/api/games/{view['id']}").json()
     errors = [
-        ({"type": "stage", "die": 7, "cell": 0}, "no_such_die"),
-        ({"type": "stage", "die": 0, "cell": 16}, "no_such_cell"),
+        # out of the schema's ranges (stated in /openapi.json): refused before the engine
+        ({"type": "stage", "die": 7, "cell": 0}, "invalid_request"),
+        ({"type": "stage", "die": 0, "cell": 16}, "invalid_request"),
+        ({"type": "adjust", "die": 0, "delta": 2}, "invalid_request"),
+        ({"type": "reroll", "dice": []}, "invalid_request"),
         ({"type": "adjust", "die": 0, "delta": 1}, "no_powers_left"),
         ({"type": "accept_magdagdon", "cell": 3}, "wrong_phase"),
         ({"type": "confirm"}, "below_minimum"),

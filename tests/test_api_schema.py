@@ -30,3 +30,20 @@ def test_api_conforms(case: Case[Any]) -> None:
     # Every default check but "schema-valid data is accepted": the game's rules reject many
     # schema-valid actions (a die on an occupied square, ...) with a documented 422.
     case.call_and_validate(excluded_checks=[schemathesis.checks.positive_data_acceptance])
+
+
+@schema.parametrize()
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+def test_schema_valid_requests_pass_the_servers_validation(case: Case[Any]) -> None:
+    """The schema states every limit the server enforces (die 0-3, square 0-15, delta ±1, a
+    name's length and characters, the seed's range): a request the schema allows is never
+    refused as invalid. (The game's rules still refuse many with their own 422 codes, and a
+    game id made up by the generator is a 404.)"""
+    assert case.meta is not None
+    if not case.meta.generation.mode.is_positive:
+        return  # invalid data on purpose: the other test checks its answers
+    response = case.call()
+    assert response.status_code < 500
+    if response.status_code == 422:
+        code = response.json()["error"]["code"]
+        assert code != "invalid_request", (case.method, case.path, case.body, response.json())

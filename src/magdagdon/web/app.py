@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
@@ -53,6 +54,30 @@ class ClientPathConvertor(Convertor[str]):
 
 
 register_url_convertor("client", ClientPathConvertor())
+
+
+class HeadMiddleware:
+    """Answers HEAD on the API as GET without the body (HTTP: a resource that answers GET
+    answers HEAD; load balancers probe ``HEAD /api/health``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "HEAD"
+            or not scope["path"].startswith("/api/")
+        ):
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
 def limits_for(settings: Settings) -> Limits:
@@ -130,6 +155,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(HeadMiddleware)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)

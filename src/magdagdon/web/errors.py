@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from ..engine import RuleViolation
 from ..store import DatabaseTimeout
@@ -136,11 +137,20 @@ def install_error_handlers(app: FastAPI) -> None:
         )
 
 
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE")
+
+
 def allowed_methods(request: Request) -> list[str]:
-    """Every method some route answers on this request's path."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        regex = getattr(route, "path_regex", None)
-        if regex is not None and regex.match(request.url.path) and getattr(route, "methods", None):
-            methods |= route.methods
-    return sorted(methods)
+    """Every method some route answers on this request's path (HEAD wherever GET is: see
+    :class:`~magdagdon.web.app.HeadMiddleware`)."""
+    routes = request.app.router.routes
+    allowed = {
+        method
+        for method in _METHODS
+        if any(
+            route.matches({**request.scope, "method": method})[0] is Match.FULL for route in routes
+        )
+    }
+    if "GET" in allowed:
+        allowed.add("HEAD")
+    return [m for m in _METHODS if m in allowed]

@@ -7,12 +7,14 @@ import unicodedata
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from ..engine import Difficulty, Phase
 
 NAME_MAX = 24
-_NAME_PATTERN = re.compile(r"^[\w .'\-]+$")
+NAME_PATTERN = r"^ *[\w.'\-][\w .'\-]*$"
+r"""A name: letters, digits and . ' - _ with spaces between (Python's Unicode ``\w``)."""
+_NAME_PATTERN = re.compile(NAME_PATTERN)
 
 
 class Strict(BaseModel):
@@ -22,6 +24,31 @@ class Strict(BaseModel):
 
 
 # --- actions (DESIGN.md's vocabulary) --------------------------------------------------------
+
+
+def _whole_number(value: object) -> object:
+    """JSON's integers as JSON Schema reads them (``2`` and ``2.0``); never a string or a
+    boolean. Anything else is left for the int validation to refuse."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("Input should be a whole number")
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
+"""A whole number as JSON Schema's ``integer``: ``3`` or ``3.0``, not ``"3"`` nor ``true``."""
+# (the constraints come before the validator: after it they would not reach the schema)
+Die = Annotated[int, Field(ge=0, le=3, description="A die, 0-3."), BeforeValidator(_whole_number)]
+"""A die of the turn, 0-3."""
+Square = Annotated[
+    int,
+    Field(ge=0, le=15, description="A square, 0-15 (4 * row + column)."),
+    BeforeValidator(_whole_number),
+]
+"""A square, 0-15 (4 * row + column)."""
+Seed = Annotated[int, Field(ge=0, le=2**53 - 1), BeforeValidator(_whole_number)]
+"""A chosen seed: at most the largest whole number every JSON reader holds exactly."""
 
 
 class RollAction(Strict):
@@ -34,15 +61,15 @@ class StageAction(Strict):
     """Stage a tray die (0-3) on a square (0-15, row-major)."""
 
     type: Literal["stage"]
-    die: StrictInt = Field(description="The die, 0-3.")
-    cell: StrictInt = Field(description="The square, 0-15 (4 * row + column).")
+    die: Die
+    cell: Square
 
 
 class UnstageAction(Strict):
     """Take a staged die back to the tray (dice staged after it that lose support follow)."""
 
     type: Literal["unstage"]
-    die: StrictInt = Field(description="The die, 0-3.")
+    die: Die
 
 
 class UnstageAllAction(Strict):
@@ -61,22 +88,24 @@ class AdjustAction(Strict):
     """Majda Power DECREASE −1 (delta -1) or INCREASE +1 (delta 1) on a tray die."""
 
     type: Literal["adjust"]
-    die: StrictInt = Field(description="The die, 0-3.")
-    delta: StrictInt = Field(description="-1 or 1.")
+    die: Die
+    delta: Literal[-1, 1] = Field(description="-1 or 1.")
 
 
 class RerollAction(Strict):
     """Majda Power REROLL of the chosen tray dice (one use however many)."""
 
     type: Literal["reroll"]
-    dice: list[StrictInt] = Field(description="The dice to reroll, each 0-3, at least one.")
+    dice: list[Die] = Field(
+        min_length=1, max_length=4, description="The dice to reroll, each 0-3, at least one."
+    )
 
 
 class AcceptMagdagdonAction(Strict):
     """Accept MAGDAGDON: the chosen empty square becomes a RUIN and the turn ends."""
 
     type: Literal["accept_magdagdon"]
-    cell: StrictInt = Field(description="An empty square, 0-15.")
+    cell: Square
 
 
 Action = Annotated[
@@ -95,12 +124,10 @@ Action = Annotated[
 class ActionRequest(Strict):
     """One action, based on the game version the client saw."""
 
-    version: StrictInt = Field(description="The `version` of the game view the action is based on.")
+    version: WholeNumber = Field(
+        description="The `version` of the game view the action is based on."
+    )
     action: Action
-
-
-SEED_MAX = 2**63 - 1
-"""The largest seed a test server accepts (the stored seed has room for 64 bytes)."""
 
 
 class GameCreate(Strict):
@@ -112,10 +139,8 @@ class GameCreate(Strict):
         description="Abandon the unfinished game, if there is one (it never scores). "
         "Without it, an unfinished game makes this request fail with 409 game_in_progress.",
     )
-    seed: StrictInt | None = Field(
+    seed: Seed | None = Field(
         default=None,
-        ge=0,
-        le=SEED_MAX,
         description="Test servers only (MAGDAGDON_ALLOW_TEST_SEEDS): fix the dice seed. "
         "A game with a chosen seed never enters the high scores.",
     )
@@ -124,7 +149,13 @@ class GameCreate(Strict):
 class NameUpdate(Strict):
     """The display name for the high-score tables."""
 
-    name: str = Field(description=f"1-{NAME_MAX} letters, digits, spaces, . ' - _")
+    name: str = Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        pattern=NAME_PATTERN,
+        description=f"1-{NAME_MAX} letters, digits, spaces, . ' - _ (spaces at the ends are "
+        "trimmed, runs of spaces made one)",
+    )
 
     @field_validator("name")
     @classmethod
