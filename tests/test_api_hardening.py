@@ -4,6 +4,7 @@ damaged records."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -250,3 +251,22 @@ def test_an_unknown_stored_game_is_reported_alone(
             assert r.status_code == 500 and r.json()["error"]["code"] == "game_unreadable"
         assert fresh.get("/api/health").json() == {"status": "ok"}
         assert new_game(TestClient(fresh.app), "nightmare")["phase"] == "roll"  # others play on
+
+
+def test_a_database_error_logs_no_seed(
+    client: TestClient, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The SQL of a failed statement is logged without its parameters (a new game's secret
+    seed, a player's token hash)."""
+    from magdagdon.store import repository
+
+    first = new_game(client, "peaceful", seed=77)
+    other = TestClient(client.app)
+    monkeypatch.setattr(repository.secrets, "token_hex", lambda n: first["id"])  # a taken id
+    seed = (123_456_789).to_bytes(8, "big").hex()
+    with caplog.at_level(logging.DEBUG):
+        r = other.post("/api/games", json={"difficulty": "peaceful", "seed": 123_456_789})
+    assert r.status_code == 500 and r.json()["error"]["code"] == "internal_error"
+    logged = caplog.text
+    assert "INSERT INTO games" in logged and "hidden" in logged  # the error was logged
+    assert seed not in logged and "123456789" not in logged

@@ -63,3 +63,21 @@ def test_openapi_describes_every_model(client: TestClient) -> None:
 def test_root_serves_a_page(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "MAGDAGDON" in r.text
+
+
+def test_head_and_the_allow_header_as_http_says(client: TestClient) -> None:
+    """Load balancers probe with HEAD; a wrong method's 405 names the path's methods."""
+    for url in ("/api/health", "/api/ready", "/api/highscores/peaceful"):
+        r = client.head(url)
+        assert r.status_code == 200 and r.content == b""
+        assert int(r.headers["content-length"]) == len(client.get(url).content)
+    for method, url, allow in [
+        ("DELETE", "/api/health", "GET, HEAD"),
+        ("PUT", "/api/games", "POST"),
+        ("GET", "/api/games/abc/actions", "POST"),
+        ("DELETE", "/api/players/me", "GET, HEAD, PUT"),
+        ("POST", "/api/highscores/peaceful", "GET, HEAD"),
+    ]:
+        r = client.request(method, url)
+        assert r.status_code == 405 and r.headers["allow"] == allow, (method, url)
+        assert r.json()["error"]["code"] == "method_not_allowed"

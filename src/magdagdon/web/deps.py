@@ -9,6 +9,7 @@ by a backup or the sqlite3 shell). A request whose database work takes longer th
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from typing import Annotated, TypeVar
 
@@ -101,8 +102,19 @@ CurrentPlayer = Annotated[int, Depends(current_player)]
 
 
 def client_address(request: Request) -> str:
-    """The client's address (from X-Forwarded-For when a trusted proxy sent it)."""
-    return request.client.host if request.client else "unknown"
+    """The key of the client's address for per-address limits (from X-Forwarded-For when a
+    trusted proxy sent it): an IPv4 address as it is, an IPv6 address as its /64 network
+    (one customer's line or one host gets a whole /64 and picks addresses from it freely)."""
+    host = request.client.host if request.client else "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return host
 
 
 def enforce(request: Request, limit: str, key: str) -> None:
