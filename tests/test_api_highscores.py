@@ -106,3 +106,15 @@ def test_bad_difficulty_or_scope_is_422(client: TestClient) -> None:
     for url in ("/api/highscores/easy", "/api/highscores/peaceful?scope=friends"):
         r = client.get(url)
         assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+
+
+def test_a_row_has_the_finished_games_turns_and_powers(client: TestClient) -> None:
+    view = play_to_end(client, new_game(client, "peaceful", seed=29), use_power=True)
+    row = next(
+        r
+        for r in client.get("/api/highscores/peaceful").json()["rows"]
+        if r["game_id"] == view["id"]
+    )
+    assert view["powers_used"] > 0  # a row storing the powers left would differ
+    assert (row["turns"], row["powers_used"]) == (view["turns"], view["powers_used"])
+    assert row["score"] == view["final_score"]["total"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from magdagdon.engine import Board, Difficulty, Game, Phase, RuleViolation
+from magdagdon.engine import Board, DiceStream, Difficulty, Game, Phase, RuleViolation
 
 from .positions import game_at, seed_for
 
@@ -425,3 +425,52 @@ def test_rescuing_adjustments_lists_the_certain_rescues() -> None:
     assert placing.rescuing_adjustments() == []
     night = game_at("3.../..../..../....", (1, 6, 6, 1), "nightmare")
     assert night.rescuing_adjustments() == [] and not night.can_adjust(0, 1)
+
+
+# --- each of these fails for a mutant of the engine that the other tests let through ---------
+
+
+def test_r9_a_ruin_may_go_under_a_staged_die() -> None:
+    """R1, R9: any permanently empty square may take the RUIN, one under a staged die too."""
+    game = game_at(".X../12.3/.343/12X.", (3, 5, 5, 4), "peaceful")
+    game.stage(0, 15)
+    game.adjust(3, +1)  # 3 5 5 5 with the 3 staged: nothing fits any more
+    assert game.phase is Phase.MAGDAGDON and game.staged == (0,)
+    game.accept_magdagdon(15)
+    assert str(game.board) == ".X../12.3/.343/12XX" and game.turns == 1
+    assert game.phase is Phase.ROLL and game.staged == ()
+
+
+def test_reroll_keeps_the_dice_not_chosen() -> None:
+    game = Game.new("peaceful", seed=6)  # 4 3 3 5; slots 4-7 would bring 2 4 6 4
+    game.roll()
+    before = [d.value for d in game.dice]
+    game.reroll([1, 3])
+    after = [d.value for d in game.dice]
+    assert after[0] == before[0] and after[2] == before[2]
+    stream = DiceStream(game.seed)
+    assert [after[1], after[3]] == [stream.value(0, 4), stream.value(0, 5)]
+
+
+def test_r5_staged_dice_count_as_available_after_a_power() -> None:
+    """Three dice staged, one in the tray: after a power the four values are judged (R5), so
+    the turn stays in PLACE though the tray alone is below the minimum."""
+    game = game_at("..../..../..../....", (3, 3, 3, 3), "peaceful")
+    game.stage(0, 0)
+    game.stage(1, 1)
+    game.stage(2, 2)
+    game.adjust(3, +1)
+    assert game.phase is Phase.PLACE and game.staged == (0, 1, 2)
+    assert game.can_confirm
+
+
+def test_peaceful_penalties_come_in_order_of_use() -> None:
+    """R13: the first power costs 10, the second 20, the third 40, in the score as used."""
+    game = game_at("..../..../..../....", (3, 3, 3, 3), "peaceful")
+    base = game.score(include_staged=True).total
+    paid = []
+    for die in range(3):
+        game.adjust(die, +1)
+        paid.append(base - game.score(include_staged=True).total)
+    assert paid == [10, 30, 70]
+    assert game.next_power_cost is None and game.power_penalty == 70
