@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,10 +53,14 @@ def server_process(
     workers: int = 1,
     log: Path | None = None,
     env: dict[str, str] | None = None,
+    command: Sequence[str] | None = None,
+    log_level: str = "warning",
+    cwd: Path | None = None,
 ) -> Iterator[ServerProcess]:
     """Run the server until the block ends.
 
-    Test seeds are allowed and rate limits off unless ``env`` says otherwise.
+    Test seeds are allowed and rate limits off unless ``env`` says otherwise. ``command`` is
+    the ``magdagdon`` command to run (default: this Python's ``-m magdagdon.cli``).
     """
     port = port or free_port()
     env = {
@@ -69,18 +73,17 @@ def server_process(
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "magdagdon.cli",
+            *(command or [sys.executable, "-m", "magdagdon.cli"]),
             "serve",
             "--port",
             str(port),
             "--workers",
             str(workers),
             "--log-level",
-            "warning",
+            log_level,
         ],
         env=env,
+        cwd=cwd,
         stdout=out,
         stderr=out,
     )
