@@ -24,6 +24,7 @@ from .limits import Limits, RateLimiter
 from .routes import coach, games, health, highscores, players
 from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
+from .workers import exit_with_parent
 
 STATIC = Path(__file__).parent / "static"
 mimetypes.add_type("application/manifest+json", ".webmanifest")
@@ -97,7 +98,10 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         # walking it again and again (full collections otherwise pause requests ~100 ms).
         gc.collect()
         gc.freeze()
+        watching = exit_with_parent()
         yield
+        if watching:
+            watching.set()
         database.dispose()
 
     app = FastAPI(
