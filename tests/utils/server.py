@@ -56,11 +56,13 @@ def server_process(
     command: Sequence[str] | None = None,
     log_level: str = "warning",
     cwd: Path | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[ServerProcess]:
     """Run the server until the block ends.
 
     Test seeds are allowed and rate limits off unless ``env`` says otherwise. ``command`` is
-    the ``magdagdon`` command to run (default: this Python's ``-m magdagdon.cli``).
+    the ``magdagdon`` command to run (default: this Python's ``-m magdagdon.cli``), ``args``
+    more arguments of ``serve``.
     """
     port = port or free_port()
     env = {
@@ -81,6 +83,7 @@ def server_process(
             str(workers),
             "--log-level",
             log_level,
+            *args,
         ],
         env=env,
         cwd=cwd,

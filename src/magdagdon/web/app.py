@@ -21,6 +21,7 @@ from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .errors import install_error_handlers
 from .limits import Limits, RateLimiter
+from .request_id import RequestIdMiddleware
 from .routes import coach, games, health, highscores, players
 from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(RequestIdMiddleware)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
