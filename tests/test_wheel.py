@@ -119,6 +119,8 @@ def test_the_installed_package_is_not_the_checkout(installed: Installed) -> None
     assert Path(out[0]).is_relative_to(installed.venv)
     if os.environ.get("MAGDAGDON_REQUIRE_NATIVE"):  # .ci/run: the wheel builds the C part too
         assert out[1] == "True"
+    version = installed.wheel.name.split("-")[1]
+    assert installed.run("--version").stdout.strip() == f"magdagdon {version}"
 
 
 def test_the_installed_package_serves_a_whole_game(installed: Installed, tmp_path: Path) -> None:
