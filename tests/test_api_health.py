@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from magdagdon.ai import strong
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
 
@@ -30,6 +31,22 @@ def test_ready_is_503_when_the_database_does_not_answer() -> None:
         assert r.status_code == 503 and r.json() == {"status": "unavailable"}
         r = c.post("/api/games", json={"difficulty": "peaceful"})
         assert r.status_code == 503 and r.json()["error"]["code"] == "database_unavailable"
+
+
+def test_ready_is_503_when_the_strong_players_weights_cannot_load(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # As in an install whose package data left the weights file out.
+    monkeypatch.setattr(strong, "WEIGHTS_FILE", "no-such-weights.json")
+    strong.shipped_model.cache_clear()
+    try:
+        r = client.get("/api/ready")
+        assert r.status_code == 503 and r.json() == {"status": "unavailable"}
+        assert "no-such-weights.json" in caplog.text
+    finally:
+        monkeypatch.undo()
+        strong.shipped_model.cache_clear()
+    assert client.get("/api/ready").json() == {"status": "ok"}
 
 
 def test_openapi_describes_every_model(client: TestClient) -> None:

@@ -71,6 +71,25 @@ def test_replaying_seed_and_log_reproduces_the_finished_game(
     assert again.phase is Phase.OVER
 
 
+def test_replay_takes_the_hex_seed_a_finished_games_replay_gives() -> None:
+    game = play_game(Game.new("survival", seed=2024), random.Random(5))
+    published: dict[str, Any] = {
+        "difficulty": "survival",
+        "seed": game.seed.hex(),
+        "actions": game.actions,
+    }
+    again = Game.replay(published["difficulty"], published["seed"], published["actions"])
+    assert again.to_dict() == game.to_dict()
+    upper = Game.replay("survival", game.seed.hex().upper(), game.actions)
+    assert upper.score() == game.score()
+
+
+@pytest.mark.parametrize("seed", ["xyz", "abc", "12 3", "0x1f"])
+def test_replay_refuses_a_seed_string_that_is_not_hex(seed: str) -> None:
+    with pytest.raises(ValueError, match="a seed string must be hexadecimal"):
+        Game.replay("peaceful", seed, [])
+
+
 def test_copy_is_independent() -> None:
     game = Game.new("nightmare", seed=11)
     rng = random.Random(1)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +14,7 @@ import httpx2
 import pytest
 
 from .utils.api import act, finish_turn, new_game, play_to_end, play_turn
-from .utils.server import running_server
+from .utils.server import free_port, running_server, server_process
 
 
 def test_restart_continues_the_same_game(tmp_path: Path) -> None:
@@ -95,3 +99,46 @@ def test_two_actions_on_one_version_exactly_one_applies(database_url: str, worke
                 )
                 view = act(client, view, {"type": "unstage_all"})
             view = finish_turn(client, view)
+
+
+def _children(pid: int) -> list[int]:
+    """The pids of a process's children (Linux: /proc)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        found += [int(p) for p in (task / "children").read_text().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead but for its parent's wait: init reaps orphans soon enough.
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().rpartition(")")[2].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_workers_exit_when_the_main_process_is_killed(tmp_path: Path) -> None:
+    port = free_port()
+    with server_process(f"sqlite:///{tmp_path / 'w.db'}", port=port, workers=2) as server:
+        workers = [
+            pid
+            for pid in _children(server.process.pid)
+            if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text()
+        ]
+        assert len(workers) == 2
+        try:
+            server.kill()  # SIGKILL: the supervisor cannot stop its workers
+            deadline = time.monotonic() + 5
+            while any(map(_alive, workers)):
+                assert time.monotonic() < deadline, "orphaned workers still run after 5 s"
+                time.sleep(0.1)
+            with socket.socket() as s:  # the port is free for the next `serve` (as it binds)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(("127.0.0.1", port))
+        finally:
+            for pid in workers:
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)

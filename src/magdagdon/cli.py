@@ -3,14 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from . import __version__
 from .engine import Board, Difficulty, NotationError, find_placement, score_board, square_label
 from .engine.scoring import LineScore, ScoreBreakdown
+from .logs import LOG_LEVELS
+
+if TYPE_CHECKING:
+    from .settings import Settings
 
 Command = Callable[[argparse.Namespace], int]
+
+
+class CommandError(Exception):
+    """The command cannot do its work: the message says why in one line."""
 
 
 def _board(text: str) -> Board:
@@ -78,21 +89,88 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    """Migrate the database, then serve the game with Uvicorn."""
-    import uvicorn
-    from sqlalchemy import make_url
+def version() -> str:
+    """This installation's version, from the package metadata (the source's if not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
 
-    from .settings import get_settings
+    try:
+        return installed_version("magdagdon")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        return __version__
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    """The settings, with ``--env-file`` (or ``MAGDAGDON_ENV_FILE``) read too. The file is
+    named in the environment so that worker processes read it as well."""
+    from pydantic import ValidationError
+
+    from .settings import ENV_FILE_VARIABLE, get_settings
+
+    env_file = getattr(args, "env_file", None)
+    if env_file:
+        os.environ[ENV_FILE_VARIABLE] = str(Path(env_file).resolve())
+    named = os.environ.get(ENV_FILE_VARIABLE)
+    if named and not Path(named).is_file():
+        raise CommandError(f"the settings file {named} does not exist")
+    get_settings.cache_clear()
+    try:
+        return get_settings()
+    except ValidationError as exc:
+        wrong = "; ".join(
+            f"MAGDAGDON_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors()
+        )
+        raise CommandError(f"invalid settings: {wrong}") from None
+
+
+def _prepare(args: argparse.Namespace) -> Settings:
+    """The settings; logging set up, then the database waited for, checked and migrated."""
+    import logging.config
+
+    from .logs import log_config
+    from .startup import StartupError, prepare_database
     from .store import Database
 
-    settings = get_settings()
-    database = Database(settings.database_url)
-    database.migrate()  # once, before any worker starts
-    database.dispose()
-    shown = make_url(settings.database_url).render_as_string(hide_password=True)
+    settings = _settings(args)
+    level = getattr(args, "log_level", None) or settings.log_level
+    args.log_level = level
+    logging.config.dictConfig(log_config(level))
+    try:
+        database = Database(settings.database_url)
+    except OSError as exc:  # an SQLite file's directory cannot be made
+        raise CommandError(f"cannot create the database: {exc}") from None
+    try:
+        prepare_database(database, settings.database_wait)
+    except StartupError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        database.dispose()
+    return settings
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Migrate the database, then serve the game with Uvicorn."""
+    import logging
+
+    import uvicorn
+
+    from .ai.strong import models_problem
+    from .logs import log_config
+    from .startup import shown_url
+
+    settings = _prepare(args)  # once, before any worker starts
+    log = logging.getLogger("magdagdon.serve")
+    problem = models_problem()
+    if problem:
+        log.error("%s: hints and reviews will fail and /api/ready answers 503", problem)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"MAGDAGDON is served at http://{host}:{args.port}/  (database: {shown})", flush=True)
+    log.info(
+        "magdagdon %s is served at http://%s:%d/  (database: %s)",
+        version(),
+        host,
+        args.port,
+        shown_url(settings.database_url),
+    )
     uvicorn.run(
         "magdagdon.web.app:create_app",
         factory=True,
@@ -100,8 +178,32 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         proxy_headers=True,
+        log_config=log_config(args.log_level),
         log_level=args.log_level,
     )
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Bring the database to the newest revision this version knows, then exit."""
+    _prepare(args)
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """Copy the live SQLite database to a file, consistently, while the server runs."""
+    import logging.config
+
+    from .logs import log_config
+    from .store.backup import BackupError, backup_sqlite
+
+    settings = _settings(args)
+    logging.config.dictConfig(log_config(settings.log_level))
+    try:
+        size = backup_sqlite(settings.database_url, Path(args.path))
+    except BackupError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"backed up the database to {args.path} ({size} bytes)")
     return 0
 
 
@@ -235,6 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="magdagdon", description="MAGDAGDON, the CUBIRI dice puzzle."
     )
+    parser.add_argument("--version", action="version", version=f"magdagdon {version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("score", help="print the score breakdown of a board")
@@ -249,14 +352,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=cmd_check)
 
+    def env_file(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--env-file",
+            metavar="FILE",
+            help="read MAGDAGDON_* settings from this file too (the environment wins)",
+        )
+
     p = sub.add_parser("serve", help="serve the game (SQLite in the user data directory)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--workers", type=_positive, default=1, help="server processes (default 1)")
     p.add_argument(
-        "--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"]
+        "--log-level", choices=LOG_LEVELS, help="default: MAGDAGDON_LOG_LEVEL, else info"
     )
+    env_file(p)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("migrate", help="bring the database to this version's schema and exit")
+    env_file(p)
+    p.set_defaults(func=cmd_migrate)
+
+    p = sub.add_parser(
+        "backup", help="copy the SQLite database to PATH while the server runs (not PostgreSQL)"
+    )
+    p.add_argument("path", metavar="PATH", help="the backup file (replaced if it exists)")
+    env_file(p)
+    p.set_defaults(func=cmd_backup)
 
     from .ai.players import PLAYERS
 
@@ -306,7 +428,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "check" and len(args.dice) > 4:
         parser.error("--dice takes at most 4 dice")
     func: Command = args.func
-    return func(args)
+    try:
+        return func(args)
+    except CommandError as exc:
+        print(f"magdagdon: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

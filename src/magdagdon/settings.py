@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -9,6 +10,11 @@ from typing import Literal
 import platformdirs
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from .logs import LogLevel
+
+ENV_FILE_VARIABLE = "MAGDAGDON_ENV_FILE"
+"""Names a file of ``MAGDAGDON_*=value`` lines read as settings (the environment wins)."""
 
 
 def default_database_url() -> str:
@@ -62,6 +68,13 @@ class Settings(BaseSettings):
         "connection, for a lock or an answer) before it answers 503 database_unavailable.",
     )
     max_body_bytes: int = Field(default=16_384, ge=1024, description="Largest request body.")
+    log_level: LogLevel = Field(default="info", description="Least level of a logged line.")
+    database_wait: float = Field(
+        default=60,
+        ge=0,
+        description="Seconds `serve` and `migrate` keep trying to reach the database at "
+        "start before they give up.",
+    )
     threads: int | None = Field(
         default=None,
         ge=1,
@@ -74,5 +87,7 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process's settings, read once."""
-    return Settings()
+    """The process's settings, read once (also from the file ``MAGDAGDON_ENV_FILE`` names)."""
+    env_file = os.environ.get(ENV_FILE_VARIABLE) or None
+    # _env_file is pydantic-settings' own argument (mypy sees it only through their plugin).
+    return Settings(_env_file=env_file)  # type: ignore[call-arg]

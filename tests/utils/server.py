@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,10 +53,16 @@ def server_process(
     workers: int = 1,
     log: Path | None = None,
     env: dict[str, str] | None = None,
+    command: Sequence[str] | None = None,
+    log_level: str = "warning",
+    cwd: Path | None = None,
+    args: Sequence[str] = (),
 ) -> Iterator[ServerProcess]:
     """Run the server until the block ends.
 
-    Test seeds are allowed and rate limits off unless ``env`` says otherwise.
+    Test seeds are allowed and rate limits off unless ``env`` says otherwise. ``command`` is
+    the ``magdagdon`` command to run (default: this Python's ``-m magdagdon.cli``), ``args``
+    more arguments of ``serve``.
     """
     port = port or free_port()
     env = {
@@ -70,18 +76,18 @@ def server_process(
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "magdagdon.cli",
+            *(command or [sys.executable, "-m", "magdagdon.cli"]),
             "serve",
             "--port",
             str(port),
             "--workers",
             str(workers),
             "--log-level",
-            "warning",
+            log_level,
+            *args,
         ],
         env=env,
+        cwd=cwd,
         stdout=out,
         stderr=out,
     )

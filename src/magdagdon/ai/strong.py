@@ -141,6 +141,17 @@ def shipped_model(difficulty: Difficulty) -> Model:
     return load_models()[difficulty]
 
 
+def models_problem() -> str | None:
+    """Why the shipped models cannot be loaded (a file missing from an install, fitted on
+    other features, a difficulty left out), or None when every difficulty's loads."""
+    try:
+        for difficulty in Difficulty:
+            shipped_model(difficulty)  # cached once loaded; a failure is tried again
+    except (OSError, ValueError, KeyError) as exc:
+        return f"the strong player's weights cannot be loaded: {type(exc).__name__}: {exc}"
+    return None
+
+
 @dataclass
 class Option:
     """One way to play the turn: its actions and its value (expected final score).

@@ -487,9 +487,34 @@ class Game:
 
     @classmethod
     def replay(
-        cls, difficulty: Difficulty | str, seed: bytes | int, actions: Sequence[dict[str, Any]]
+        cls,
+        difficulty: Difficulty | str,
+        seed: bytes | int | str,
+        actions: Sequence[dict[str, Any]],
     ) -> Game:
-        """The game reached from ``seed`` by ``actions``; raises ValueError if one is illegal."""
+        """The game reached from ``seed`` by ``actions``; raises ValueError if one is illegal.
+
+        ``seed`` may also be the hexadecimal string a finished game's replay
+        (``GET /api/games/{id}/replay``) gives:
+
+        >>> game = Game.new(Difficulty.PEACEFUL, seed=7)
+        >>> game.roll()
+        >>> Game.replay("peaceful", game.seed.hex(), game.actions).dice == game.dice
+        True
+        >>> Game.replay("peaceful", "not hex", [])
+        Traceback (most recent call last):
+        ...
+        ValueError: a seed string must be hexadecimal, as a replay gives it: 'not hex'
+        """
+        if isinstance(seed, str):
+            text = seed
+            try:
+                seed = bytes.fromhex(text)
+            except ValueError:
+                shown = text if len(text) <= 80 else text[:80] + "…"
+                raise ValueError(
+                    f"a seed string must be hexadecimal, as a replay gives it: {shown!r}"
+                ) from None
         game = cls(difficulty, seed)
         for n, action in enumerate(actions):
             try:

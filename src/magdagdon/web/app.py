@@ -22,9 +22,11 @@ from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .errors import install_error_handlers
 from .limits import Limits, RateLimiter
+from .request_id import RequestIdMiddleware
 from .routes import coach, games, health, highscores, players
 from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
+from .workers import exit_with_parent
 
 STATIC = Path(__file__).parent / "static"
 COACH_THREADS = 2
@@ -132,7 +134,10 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         # walking it again and again (full collections otherwise pause requests ~100 ms).
         gc.collect()
         gc.freeze()
+        watching = exit_with_parent()
         yield
+        if watching:
+            watching.set()
         database.dispose()
 
     app = FastAPI(
@@ -156,6 +161,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(HeadMiddleware)
+    app.add_middleware(RequestIdMiddleware)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)

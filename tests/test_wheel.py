@@ -1,0 +1,156 @@
+"""The package as a self-hoster installs it: a wheel built from the sources, installed into a
+fresh virtual environment outside the checkout, serving a whole game and simulating.
+
+The rest of the suite runs on an editable install, which reads every file from ``src/``:
+only an installed wheel shows a file the package data leaves out (the strong player's
+weights once were, so HINT and REVIEW answered 500).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from .utils.api import act, new_game, play_to_end
+from .utils.server import server_process
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "magdagdon"
+BUILD_ARTIFACTS = ("__pycache__", "*.pyc", "*.so", "*.pyd", "*.egg-info")
+
+
+@dataclass
+class Installed:
+    """A wheel and the virtual environment it was installed into."""
+
+    wheel: Path
+    venv: Path
+    home: Path
+    """A directory outside the checkout, for the commands' working directory."""
+
+    @property
+    def magdagdon(self) -> str:
+        """The installed ``magdagdon`` command."""
+        return str(self.venv / "bin" / "magdagdon")
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """An environment that cannot reach the checkout's sources."""
+        env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
+        return {**env, "HOME": str(self.home), **extra}
+
+    def run(self, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+        """Run the installed ``magdagdon`` with ``args``; its output."""
+        return subprocess.run(
+            [self.magdagdon, *args],
+            cwd=self.home,
+            env=self.env(**extra),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+
+def _pip(python: Path | str, *args: str, cwd: Path) -> None:
+    # pip's cache is kept: the dependencies come from it after the first run.
+    subprocess.run(
+        [str(python), "-m", "pip", "--disable-pip-version-check", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    """Build the wheel from a copy of the sources and install it into a new venv."""
+    base = tmp_path_factory.mktemp("wheel")
+    source = base / "source"
+    ignore = shutil.ignore_patterns(*BUILD_ARTIFACTS)
+    shutil.copytree(ROOT / "src", source / "src", ignore=ignore)
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    dist = base / "dist"
+    _pip(sys.executable, "wheel", "--no-deps", "--quiet", "-w", str(dist), str(source), cwd=base)
+    (wheel,) = dist.glob("magdagdon-*.whl")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    _pip(venv / "bin" / "python", "install", "--quiet", str(wheel), cwd=base)
+    home = base / "home"
+    home.mkdir()
+    yield Installed(wheel, venv, home)
+
+
+def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> None:
+    sources = {
+        path.relative_to(PACKAGE.parent).as_posix()
+        for path in PACKAGE.rglob("*")
+        if path.is_file()
+        and not any(path.match(pattern) or pattern in path.parts for pattern in BUILD_ARTIFACTS)
+    }
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        carried = set(wheel.namelist())
+    assert "magdagdon/ai/weights.json" in sources
+    assert sources - carried == set()
+
+
+def test_the_installed_package_is_not_the_checkout(installed: Installed) -> None:
+    python = installed.venv / "bin" / "python"
+    code = "import magdagdon, magdagdon.ai.fast as f; print(magdagdon.__file__, f.AVAILABLE)"
+    out = subprocess.run(
+        [str(python), "-c", code],
+        cwd=installed.home,
+        env=installed.env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert Path(out[0]).is_relative_to(installed.venv)
+    if os.environ.get("MAGDAGDON_REQUIRE_NATIVE"):  # .ci/run: the wheel builds the C part too
+        assert out[1] == "True"
+    version = installed.wheel.name.split("-")[1]
+    assert installed.run("--version").stdout.strip() == f"magdagdon {version}"
+
+
+def test_the_installed_package_serves_a_whole_game(installed: Installed, tmp_path: Path) -> None:
+    with (
+        server_process(
+            f"sqlite:///{tmp_path / 'magdagdon.db'}",
+            command=[installed.magdagdon],
+            cwd=installed.home,
+            env=installed.env(),
+        ) as server,
+        httpx2.Client(base_url=server.url, timeout=60) as client,
+    ):
+        page = client.get("/")
+        assert page.status_code == 200 and "MAGDAGDON" in page.text
+        assert client.get("/js/app.js").status_code == 200
+        assert client.get("/api/ready").json() == {"status": "ok"}
+        view = new_game(client, "peaceful", seed=18)
+        view = act(client, view, {"type": "roll"})
+        hint = client.get(f"/api/games/{view['id']}/hint")
+        assert hint.status_code == 200, hint.text
+        assert hint.json()["hints_used"] == 1
+        final = play_to_end(client, view)
+        assert final["phase"] == "over"
+        review = client.get(f"/api/games/{view['id']}/review")
+        assert review.status_code == 200, review.text
+        assert review.json()["score"] == final["final_score"]["total"]
+        assert review.json()["turns"]
+
+
+def test_the_installed_package_simulates_with_the_strong_player(installed: Installed) -> None:
+    done = installed.run("simulate", "--bot", "strong", "--games", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"games": 2' in done.stdout
