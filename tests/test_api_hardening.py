@@ -258,11 +258,10 @@ def test_a_database_error_logs_no_seed(
 ) -> None:
     """The SQL of a failed statement is logged without its parameters (a new game's secret
     seed, a player's token hash)."""
-    from magdagdon.store import repository
-
     first = new_game(client, "peaceful", seed=77)
     other = TestClient(client.app)
-    monkeypatch.setattr(repository.secrets, "token_hex", lambda n: first["id"])  # a taken id
+    # the new game's id is one that is taken
+    monkeypatch.setattr("magdagdon.store.repository.secrets.token_hex", lambda n: first["id"])
     seed = (123_456_789).to_bytes(8, "big").hex()
     with caplog.at_level(logging.DEBUG):
         r = other.post("/api/games", json={"difficulty": "peaceful", "seed": 123_456_789})
