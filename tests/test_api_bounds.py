@@ -38,7 +38,7 @@ def to_the_bound(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
 
 def test_a_turn_past_its_bound_accepts_only_what_finishes_it(client: TestClient) -> None:
     view = to_the_bound(client, act(client, new_game(client, "peaceful", seed=3), {"type": "roll"}))
-    assert view["staged"] == [0]
+    assert view["staged"] == [0] and not view["dead_end"]
     r = post(client, view, {"type": "unstage_all"})
     assert r.status_code == 422
     error = r.json()["error"]
@@ -64,6 +64,7 @@ def test_past_the_bound_a_dead_end_can_be_left_and_not_entered() -> None:
     assert game.dead_end
     game.turn_actions = TURN_ACTIONS
     check_turn_bound(game, {"type": "unstage_all"})  # out of the dead end: allowed
+    check_turn_bound(game, {"type": "unstage", "die": 0})
     game.unstage_all()
     with pytest.raises(RuleViolation) as exc:
         check_turn_bound(game, {"type": "stage", "die": 0, "cell": 4})  # into it: refused

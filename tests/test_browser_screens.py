@@ -38,10 +38,12 @@ def finish_game_quickly(page: Any, base: str, difficulty: str, seed: int) -> Any
     view = client.post(
         "/api/games", json={"difficulty": difficulty, "seed": seed, "abandon": True}
     ).json()
+    assert "phase" in view, view
     bot = ViewPlayer()
     while view["phase"] != "over":
         body = {"version": view["version"], "action": bot.next_action(view)}
         view = client.post(f"/api/games/{view['id']}/actions", json=body).json()
+        assert "phase" in view, (body, view)
     return view
 
 
