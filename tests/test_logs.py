@@ -96,7 +96,7 @@ def test_a_servers_lines_are_usable_and_keep_secrets(tmp_path: Path, database_ur
         url = make_url(database_url).set(password=password).render_as_string(hide_password=False)
     else:
         url = database_url
-    seed = secrets.randbits(120)
+    seed = secrets.randbits(53)  # a test seed is at most 2^53 - 1
     with (
         running_server(url, workers=2, log=log, log_level="info") as base,
         httpx2.Client(base_url=base) as client,
@@ -104,7 +104,7 @@ def test_a_servers_lines_are_usable_and_keep_secrets(tmp_path: Path, database_ur
         view = new_game(client, "peaceful", seed=seed)
         final = play_to_end(client, view)
         replay = client.get(f"/api/games/{view['id']}/replay")
-        assert replay.json()["seed"] == seed.to_bytes(15, "big").hex()
+        assert replay.json()["seed"] == seed.to_bytes(8, "big").hex()
         cookie = client.cookies[COOKIE]
         behind_proxy = httpx2.get(
             f"{base}/api/highscores/peaceful",

@@ -36,7 +36,7 @@ def known_revisions() -> tuple[Revision, ...]:
         down = script.down_revision
         if not (down is None or isinstance(down, str)):  # pragma: no cover - no merges
             raise RuntimeError(f"migration {script.revision} merges branches")
-        found.append(Revision(script.revision, down, (script.doc or "").strip()))
+        found.append(Revision(script.revision, down, " ".join((script.doc or "").split())))
     return tuple(reversed(found))
 
 

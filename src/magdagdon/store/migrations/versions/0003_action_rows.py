@@ -1,5 +1,4 @@
-"""A game's actions become rows of their own, beside a snapshot of its state; at most one
-active game per player, enforced by the database.
+"""Actions as rows beside a snapshot of the game; one active game per player, enforced.
 
 Before, every action rewrote the game's whole JSON log and every load replayed all of it, so
 an action cost more the longer the game's history. Now an action appends one row to
