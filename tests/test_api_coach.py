@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
+from magdagdon.engine import DiceStream
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
 
@@ -98,3 +99,17 @@ def test_the_coach_is_rate_limited(database_url: str) -> None:
         assert codes == [200, 429, 429]
         r = client.get(f"/api/games/{view['id']}/review")
         assert r.status_code == 429 and "Retry-After" in r.headers
+
+
+def test_the_review_of_a_game_with_a_power_the_coach_would_not_use(client: TestClient) -> None:
+    """PEACEFUL, a 6 DECREASEd to 5 on the first roll, then played out: the review answered
+    500 before (``max() arg is an empty sequence``)."""
+    seed = next(s for s in range(100) if 6 in DiceStream(s).roll(0))
+    view = act(client, new_game(client, "peaceful", seed=seed), {"type": "roll"})
+    six = next(d for d in view["dice"] if d["value"] == 6)
+    view = act(client, view, {"type": "adjust", "die": six["index"], "delta": -1})
+    final = play_to_end(client, view)
+    r = client.get(f"/api/games/{final['id']}/review")
+    assert r.status_code == 200, r.json()
+    first = r.json()["turns"][0]
+    assert first["played"][0]["type"] == "adjust" and first["expected_loss"] > 0
