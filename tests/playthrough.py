@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from pathlib import Path
 
 from magdagdon.ai.random_player import play_turn
@@ -21,7 +22,7 @@ def describe(game: Game) -> str:
     )
 
 
-def action_text(action: dict[str, object]) -> str:
+def action_text(action: Mapping[str, object]) -> str:
     """An action in one short line."""
     args = " ".join(f"{k}={v}" for k, v in action.items() if k != "type")
     return f"{action['type']} {args}".strip()

@@ -66,3 +66,29 @@ def test_rule_violation_is_a_value_error_with_code_and_message() -> None:
     assert isinstance(err, ValueError)
     assert str(err) == "A 3 must touch a number."
     assert repr(err) == "RuleViolation('not_adjacent', 'A 3 must touch a number.')"
+
+
+def test_one_vocabulary_for_the_engine_and_the_api() -> None:
+    """The API's request models are made from the engine's action types: the same types,
+    the same fields, and every constructor's action passes the API's validation."""
+    from magdagdon.engine import actions
+    from magdagdon.web.schemas import ACTION_MODELS, ActionRequest
+
+    assert list(ACTION_MODELS) == list(actions.ACTION_TYPES)
+    for kind, model in ACTION_MODELS.items():
+        assert model.__name__ == actions.ACTION_TYPES[kind].__name__
+        assert list(model.model_fields) == ["type", *(n for n, _ in actions.fields(kind))]
+    made = [
+        actions.roll(),
+        actions.stage(1, 5),
+        actions.unstage(1),
+        actions.unstage_all(),
+        actions.confirm(),
+        actions.adjust(2, -1),
+        actions.reroll([3, 0]),
+        actions.accept_magdagdon(15),
+    ]
+    assert [a["type"] for a in made] == list(actions.ACTION_TYPES)
+    for action in made:
+        parsed = ActionRequest.model_validate({"version": 0, "action": action})
+        assert parsed.action.model_dump() == action

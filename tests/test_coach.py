@@ -13,13 +13,13 @@ from magdagdon.ai.coach import WORK_LIMIT, hint, new_player, review
 from magdagdon.ai.players import make_player
 from magdagdon.ai.simulate import play
 from magdagdon.ai.strong import StrongPlayer
-from magdagdon.engine import Board, DiceStream, Difficulty, Game, Phase
+from magdagdon.engine import Action, Board, DiceStream, Difficulty, Game, Phase
 
 from .positions import game_at
 from .strategies import chaotic_games, chaotic_turn
 
 
-def apply_all(game: Game, actions: list[dict[str, object]]) -> Game:
+def apply_all(game: Game, actions: list[Action]) -> Game:
     trial = game.copy()
     for action in actions:
         trial.apply(action)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from magdagdon.engine import Board, DiceStream, Difficulty, Game, Phase, RuleViolation
+from magdagdon.engine import (
+    Board,
+    DiceStream,
+    Difficulty,
+    Game,
+    Phase,
+    RuleViolation,
+    actions,
+)
 
 from .positions import game_at, seed_for
 
@@ -310,10 +318,10 @@ def test_r15_a_finished_game_accepts_nothing() -> None:
     game.confirm()
     assert game.phase is Phase.OVER and game.is_over
     for action in (
-        {"type": "roll"},
-        {"type": "confirm"},
-        {"type": "stage", "die": 0, "cell": 0},
-        {"type": "accept_magdagdon", "cell": 0},
+        actions.roll(),
+        actions.confirm(),
+        actions.stage(0, 0),
+        actions.accept_magdagdon(0),
     ):
         with pytest.raises(RuleViolation) as exc:
             game.apply(action)
@@ -376,10 +384,10 @@ def test_value_too_far_message_names_the_neighbours() -> None:
 def test_wrong_phase_before_roll() -> None:
     game = Game.new("peaceful", seed=1)
     for action, code in (
-        ({"type": "confirm"}, "wrong_phase"),
-        ({"type": "stage", "die": 0, "cell": 0}, "wrong_phase"),
-        ({"type": "unstage_all"}, "wrong_phase"),
-        ({"type": "reroll", "dice": [0]}, "wrong_phase"),
+        (actions.confirm(), "wrong_phase"),
+        (actions.stage(0, 0), "wrong_phase"),
+        (actions.unstage_all(), "wrong_phase"),
+        (actions.reroll([0]), "wrong_phase"),
     ):
         with pytest.raises(RuleViolation) as exc:
             game.apply(action)

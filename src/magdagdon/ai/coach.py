@@ -25,12 +25,14 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import EMPTY, Board, Game, Phase
+from ..engine import EMPTY, Action, Board, Game, Phase, actions
+from ..engine.actions import POWERS, TURN_ENDING
 from . import fast
-from .players import Action
 from .strong import Option, StrongPlayer
 
 ALTERNATIVES = 3
+DECISIONS = POWERS | TURN_ENDING
+"""The actions at which a review values the player's choice."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ def hint(game: Game, player: StrongPlayer | None = None) -> Hint:
             value = ev.value(cells, game.powers_left)  # the learned value
         else:
             value = ev.searched(cells, game.powers_left)
-        return Hint([{"type": "roll"}], value - game.power_penalty)
+        return Hint([actions.roll()], value - game.power_penalty)
     options = strong.options(game)
     best = options[0]
     alternatives = []
@@ -229,7 +231,7 @@ def review(game: Game, player: StrongPlayer | None = None) -> list[TurnReview]:
                 best_board = _notation(after) if after else None
             # the player's next decision: a power, or the end of the turn
             j = i
-            while actions[j]["type"] not in ("adjust", "reroll", "confirm", "accept_magdagdon"):
+            while actions[j]["type"] not in DECISIONS:
                 j += 1
             chosen = actions[j]
             trial = replay.copy()
@@ -239,7 +241,7 @@ def review(game: Game, player: StrongPlayer | None = None) -> list[TurnReview]:
             loss += max(0.0, options[0].value - value)
             replay = trial
             i = j + 1
-            if chosen["type"] in ("confirm", "accept_magdagdon"):
+            if chosen["type"] in TURN_ENDING:
                 break
         turns.append(
             TurnReview(
@@ -260,10 +262,10 @@ def _value_of_choice(
     strong: StrongPlayer, state: Game, options: list[Option], chosen: Action, after: Game
 ) -> float:
     """The value of what the player chose at a decision, as the options were valued."""
-    kind = chosen["type"]
-    if kind == "reroll":  # valued as the options are, in PLACE too where none is listed
+    if chosen["type"] == "reroll":  # valued as the options are, in PLACE too where none is listed
         return strong.reroll_value(state, chosen["dice"])
-    if kind == "adjust":
+    if chosen["type"] == "adjust":
+        value = state.dice[chosen["die"]].value
         # the best continuation after that change (the next decision is reviewed on its own):
         # as valued among the options where the player would consider it, else (a change the
         # player would not make: below its margin, or no rescue) the best option after it
@@ -272,7 +274,7 @@ def _value_of_choice(
             for o in options
             if any(
                 a["type"] == "adjust"
-                and state.dice[a["die"]].value == state.dice[chosen["die"]].value
+                and state.dice[a["die"]].value == value
                 and a["delta"] == chosen["delta"]
                 for a in o.actions
             )

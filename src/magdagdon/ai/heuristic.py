@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine import Board, Game, Phase, score_board, staged_results
+from ..engine import Action, Board, Game, Phase, actions, score_board, staged_results
 from ..engine.board import EMPTY, NEIGHBOURS, RUIN, bits
 from ..engine.scoring import RUIN_PENALTY
-from .players import Action, empty_squares, staging_actions
+from .players import empty_squares, staging_actions
 
 LINES = tuple(tuple(4 * r + c for c in range(4)) for r in range(4)) + tuple(
     tuple(4 * r + c for r in range(4)) for c in range(4)
@@ -121,7 +121,7 @@ class HeuristicPlayer:
     def turn(self, game: Game) -> list[Action]:
         """See :class:`~magdagdon.ai.players.Player`."""
         if game.phase is Phase.ROLL:
-            return [{"type": "roll"}]
+            return [actions.roll()]
         if game.phase is Phase.MAGDAGDON:
             ruin_value, square = self.best_ruin(game)
             cost = game.next_power_cost
@@ -135,9 +135,9 @@ class HeuristicPlayer:
                     and value - cost > ruin_value
                     and (best is None or value > best[0])
                 ):
-                    best = (value, [{"type": "adjust", "die": die, "delta": delta}])
+                    best = (value, [actions.adjust(die, delta)])
             if best is not None:
                 return best[1]
-            return [{"type": "accept_magdagdon", "cell": square}]
+            return [actions.accept_magdagdon(square)]
         _, order = self.best_placement(game)
         return staging_actions(game, order)

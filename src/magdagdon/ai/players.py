@@ -18,12 +18,11 @@ again) or ACCEPT MAGDAGDON with the square that becomes the RUIN.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..engine import Game, Phase, score_board, staged_results
+from ..engine import Game, Phase, actions, score_board, staged_results
+from ..engine.actions import Action
 from ..engine.board import EMPTY
-
-Action = dict[str, Any]
 
 
 class Player(Protocol):
@@ -38,16 +37,16 @@ class Player(Protocol):
 
 def staging_actions(game: Game, order: list[tuple[int, int]]) -> list[Action]:
     """Stage ``order`` ((value, square) pairs) with the turn's tray dice, then CONFIRM."""
-    actions: list[Action] = []
+    plan: list[Action] = []
     if game.staged:
-        actions.append({"type": "unstage_all"})
+        plan.append(actions.unstage_all())
     free = list(range(len(game.dice)))
     for value, square in order:
         die = next(i for i in free if game.dice[i].value == value)
         free.remove(die)
-        actions.append({"type": "stage", "die": die, "cell": square})
-    actions.append({"type": "confirm"})
-    return actions
+        plan.append(actions.stage(die, square))
+    plan.append(actions.confirm())
+    return plan
 
 
 def empty_squares(game: Game) -> list[int]:
@@ -70,9 +69,9 @@ class RandomPlayer:
     def turn(self, game: Game) -> list[Action]:
         """See :class:`Player`."""
         if game.phase is Phase.ROLL:
-            return [{"type": "roll"}]
+            return [actions.roll()]
         if game.phase is Phase.MAGDAGDON:
-            return [{"type": "accept_magdagdon", "cell": self.rng.choice(empty_squares(game))}]
+            return [actions.accept_magdagdon(self.rng.choice(empty_squares(game)))]
         results = staged_results(game.board, [d.value for d in game.dice], game.required)
         return staging_actions(game, self.rng.choice(results))
 
@@ -85,9 +84,9 @@ class GreedyPlayer:
     def turn(self, game: Game) -> list[Action]:
         """See :class:`Player`."""
         if game.phase is Phase.ROLL:
-            return [{"type": "roll"}]
+            return [actions.roll()]
         if game.phase is Phase.MAGDAGDON:
-            return [{"type": "accept_magdagdon", "cell": empty_squares(game)[0]}]
+            return [actions.accept_magdagdon(empty_squares(game)[0])]
         results = staged_results(game.board, [d.value for d in game.dice], game.required)
         best = max(
             results,

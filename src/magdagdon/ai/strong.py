@@ -45,11 +45,11 @@ from importlib import resources
 from itertools import combinations, combinations_with_replacement
 from typing import Any, Final
 
-from ..engine import EMPTY, RUIN, Difficulty, Game, Phase, staged_results
+from ..engine import EMPTY, RUIN, Action, Difficulty, Game, Phase, actions, staged_results
 from ..engine.placement import legal_mask
 from . import fast
 from .features import NAMES, LinearValue, quick_score
-from .players import Action, staging_actions
+from .players import staging_actions
 
 EXACT_EMPTY: Final = 4
 """With at most this many empty squares the search runs to the end of the game."""
@@ -449,7 +449,7 @@ class StrongPlayer:
                     after = (*cells[:sq], RUIN, *cells[sq + 1 :])
                     found.append(
                         Option(
-                            [{"type": "accept_magdagdon", "cell": sq}],
+                            [actions.accept_magdagdon(sq)],
                             ev.learned(after, p) - paid,
                             after,
                             p,
@@ -497,14 +497,14 @@ class StrongPlayer:
                 before: list[Action] = []
                 if trial.staged:
                     trial.unstage_all()
-                    before.append({"type": "unstage_all"})
+                    before.append(actions.unstage_all())
                 if not trial.can_adjust(die.index, delta):
                     continue
                 seen.add((die.value, delta))
                 trial.adjust(die.index, delta)
                 if trial.phase is not Phase.PLACE:
                     continue
-                before.append({"type": "adjust", "die": die.index, "delta": delta})
+                before.append(actions.adjust(die.index, delta))
                 for option in self._placements(trial, ev, before, p - 1, paid + cost):
                     option.cost = cost
                     out.append(option)
@@ -536,7 +536,7 @@ class StrongPlayer:
                     continue
                 seen.add(kept)
                 value = self.reroll_value(game, chosen)
-                action: Action = {"type": "reroll", "dice": list(chosen)}
+                action: Action = actions.reroll(chosen)
                 out.append(Option([action], value, None, p - 1, cost, searched=True))
         return out
 
@@ -571,7 +571,7 @@ class StrongPlayer:
     def turn(self, game: Game) -> list[Action]:
         """See :class:`~magdagdon.ai.players.Player`."""
         if game.phase is Phase.ROLL:
-            return [{"type": "roll"}]
+            return [actions.roll()]
         if game.phase is Phase.PLACE and not game.board.numbers and not game.staged:
             # the first placement of a game: one of 126 rolls, worth remembering
             dice = tuple(sorted(d.value for d in game.dice))

@@ -5,6 +5,8 @@
 544
 """
 
+from . import actions
+from .actions import Action
 from .board import EMPTY, RUIN, Board, NotationError, square_label
 from .dice import DiceStream, seed_bytes
 from .game import Die, Difficulty, Game, Phase, RuleViolation
@@ -24,6 +26,7 @@ __all__ = [
     "EMPTY",
     "RUIN",
     "RUIN_PENALTY",
+    "Action",
     "Board",
     "Bonus",
     "DiceStream",
@@ -36,6 +39,7 @@ __all__ = [
     "Placement",
     "RuleViolation",
     "ScoreBreakdown",
+    "actions",
     "divide",
     "find_placement",
     "legal_cells",

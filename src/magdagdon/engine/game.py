@@ -18,11 +18,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, cast
 
+from . import actions
+from .actions import Action
 from .board import EMPTY, NEIGHBOURS, Board, bits, square_label
 from .dice import DiceStream, seed_bytes
 from .placement import legal_mask, search
@@ -117,7 +119,7 @@ class Game:
         self.required = 0
         self.powers_used = 0
         self.turns = 0
-        self.actions: list[dict[str, Any]] = []
+        self.actions: list[Action] = []
         self.turn_actions = 0
         """Actions since this turn's ROLL (ROLL included; 0 between turns)."""
         self._values: list[int] = []
@@ -248,7 +250,7 @@ class Game:
         self._next_slot = 4
         self.required = min(self.difficulty.minimum, self.board.empty_count)
         self._evaluate()
-        self._log({"type": "roll"})
+        self._log(actions.roll())
 
     def stage(self, die: DieRef, cell: int) -> None:
         """Stage a tray die on a square (legality per R3/R4, staged dice counting)."""
@@ -275,7 +277,7 @@ class Game:
             )
         self._cells[i] = sq
         self._staged.append(i)
-        self._log({"type": "stage", "die": i, "cell": sq})
+        self._log(actions.stage(i, sq))
 
     def unstage(self, die: DieRef) -> None:
         """Take a staged die back; later dice that are no longer legal come back too (R6)."""
@@ -299,7 +301,7 @@ class Game:
             else:
                 self._cells[j] = None
         self._staged = kept
-        self._log({"type": "unstage", "die": i})
+        self._log(actions.unstage(i))
 
     def unstage_all(self) -> None:
         """TAKE BACK ALL: every staged die returns to the tray."""
@@ -307,7 +309,7 @@ class Game:
         if not self._staged:
             raise RuleViolation("nothing_staged", "No die is on the board to take back.")
         self._take_back_all()
-        self._log({"type": "unstage_all"})
+        self._log(actions.unstage_all())
 
     def confirm(self) -> None:
         """CONFIRM: the staged dice become permanent, unused dice are discarded (R10)."""
@@ -319,7 +321,7 @@ class Game:
                 f"({len(self._staged)} placed).",
             )
         self.board = self.staged_board
-        self._log({"type": "confirm"})
+        self._log(actions.confirm())
         self._end_turn()
 
     def adjust(self, die: DieRef, delta: int) -> None:
@@ -337,7 +339,7 @@ class Game:
             )
         self._values[i] = value
         self._use_power()
-        self._log({"type": "adjust", "die": i, "delta": delta})
+        self._log(actions.adjust(i, delta))
 
     def reroll(self, dice: Iterable[DieRef]) -> None:
         """Majda Power REROLL: the chosen tray dice are rolled again together (one use)."""
@@ -353,7 +355,7 @@ class Game:
             self._values[i] = self._stream.value(self.turns, self._next_slot)
             self._next_slot += 1
         self._use_power()
-        self._log({"type": "reroll", "dice": chosen})
+        self._log(actions.reroll(chosen))
 
     def accept_magdagdon(self, cell: int) -> None:
         """Accept MAGDAGDON: an empty square becomes a RUIN and the turn ends (R9)."""
@@ -366,30 +368,43 @@ class Game:
             )
         self._take_back_all()
         self.board = self.board.with_ruin(sq)
-        self._log({"type": "accept_magdagdon", "cell": sq})
+        self._log(actions.accept_magdagdon(sq))
         self._end_turn()
 
-    def apply(self, action: dict[str, Any]) -> None:
-        """Apply one action given as JSON (DESIGN.md's vocabulary)."""
+    def apply(self, action: Action) -> None:
+        """Apply one action as the log and the HTTP API write it (:mod:`.actions`):
+
+        - ``{"type": "roll"}``: :meth:`roll`;
+        - ``{"type": "stage", "die": 0-3, "cell": 0-15}``: :meth:`stage`;
+        - ``{"type": "unstage", "die": 0-3}``: :meth:`unstage`;
+        - ``{"type": "unstage_all"}``: :meth:`unstage_all`;
+        - ``{"type": "confirm"}``: :meth:`confirm`;
+        - ``{"type": "adjust", "die": 0-3, "delta": -1 or 1}``: :meth:`adjust`;
+        - ``{"type": "reroll", "dice": [0-3, ...]}``: :meth:`reroll`;
+        - ``{"type": "accept_magdagdon", "cell": 0-15}``: :meth:`accept_magdagdon`.
+
+        The action may come from anywhere (JSON a client sent, cast to :data:`Action`): its
+        shape is checked too, and anything else raises ``RuleViolation("bad_action")``.
+        """
         if not isinstance(action, dict):
             raise RuleViolation("bad_action", "An action is a JSON object with a 'type'.")
-        kind = action.get("type")
-        handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
-        if handler is None:
+        data: dict[str, Any] = dict(action)
+        kind = data.get("type")
+        if not isinstance(kind, str) or kind not in _RUN:
             raise RuleViolation(
                 "bad_action",
-                f"Unknown action type {kind!r}; expected one of {', '.join(_HANDLERS)}.",
+                f"Unknown action type {kind!r}; expected one of {', '.join(_RUN)}.",
             )
-        fields, run = handler
-        extra = set(action) - {"type", *fields}
+        names = [name for name, _ in _FIELDS[kind]]
+        extra = set(data) - {"type", *names}
         if extra:
             raise RuleViolation(
                 "bad_action", f"Action {kind!r} does not take {', '.join(sorted(extra))}."
             )
-        for name in fields:
-            if name not in action:
+        for name in names:
+            if name not in data:
                 raise RuleViolation("bad_action", f"Action {kind!r} needs {name!r}.")
-        run(self, action)
+        _RUN[kind](self, *_values(data, kind))
 
     # --- (de)serialisation ---------------------------------------------------------------
 
@@ -490,7 +505,7 @@ class Game:
         cls,
         difficulty: Difficulty | str,
         seed: bytes | int | str,
-        actions: Sequence[dict[str, Any]],
+        actions: Sequence[Mapping[str, Any]],
     ) -> Game:
         """The game reached from ``seed`` by ``actions``; raises ValueError if one is illegal.
 
@@ -518,7 +533,7 @@ class Game:
         game = cls(difficulty, seed)
         for n, action in enumerate(actions):
             try:
-                game.apply(action)
+                game.apply(cast(Action, action))
             except RuleViolation as exc:
                 raise ValueError(f"action {n} {action!r} is illegal: {exc.message}") from exc
         return game
@@ -627,7 +642,7 @@ class Game:
             self._cells[i] = None
         self._staged = []
 
-    def _log(self, action: dict[str, Any]) -> None:
+    def _log(self, action: Action) -> None:
         self.actions.append(action)
         self.turn_actions = 1 if action["type"] == "roll" else self.turn_actions + 1
 
@@ -649,29 +664,35 @@ _PHASE_WORDS: Final = {
 }
 
 
-def _int(action: dict[str, Any], name: str) -> int:
-    value = action[name]
-    if type(value) is not int:
-        raise RuleViolation("bad_action", f"{name!r} must be a whole number, got {value!r}.")
-    return value
+def _values(action: dict[str, Any], kind: str) -> list[Any]:
+    """The fields of a JSON action of ``kind`` in order, each checked for its type."""
+    values = []
+    for name, hint in _FIELDS[kind]:
+        value = action[name]
+        if hint is int:
+            if type(value) is not int:
+                raise RuleViolation(
+                    "bad_action", f"{name!r} must be a whole number, got {value!r}."
+                )
+        elif not isinstance(value, list) or any(type(v) is not int for v in value):
+            raise RuleViolation(
+                "bad_action", f"{name!r} must be a list of die numbers, got {value!r}."
+            )
+        values.append(value)
+    return values
 
 
-def _int_list(action: dict[str, Any], name: str) -> list[int]:
-    value = action[name]
-    if not isinstance(value, list) or any(type(v) is not int for v in value):
-        raise RuleViolation("bad_action", f"{name!r} must be a list of die numbers, got {value!r}.")
-    return value
-
-
-_HANDLERS: Final[dict[str, tuple[tuple[str, ...], Any]]] = {
-    "roll": ((), lambda g, a: g.roll()),
-    "stage": (("die", "cell"), lambda g, a: g.stage(_int(a, "die"), _int(a, "cell"))),
-    "unstage": (("die",), lambda g, a: g.unstage(_int(a, "die"))),
-    "unstage_all": ((), lambda g, a: g.unstage_all()),
-    "confirm": ((), lambda g, a: g.confirm()),
-    "adjust": (("die", "delta"), lambda g, a: g.adjust(_int(a, "die"), _int(a, "delta"))),
-    "reroll": (("dice",), lambda g, a: g.reroll(_int_list(a, "dice"))),
-    "accept_magdagdon": (("cell",), lambda g, a: g.accept_magdagdon(_int(a, "cell"))),
+_FIELDS: Final = {kind: actions.fields(kind) for kind in actions.ACTION_TYPES}
+_RUN: Final[dict[str, Callable[..., None]]] = {
+    "roll": Game.roll,
+    "stage": Game.stage,
+    "unstage": Game.unstage,
+    "unstage_all": Game.unstage_all,
+    "confirm": Game.confirm,
+    "adjust": Game.adjust,
+    "reroll": Game.reroll,
+    "accept_magdagdon": Game.accept_magdagdon,
 }
+assert _RUN.keys() == actions.ACTION_TYPES.keys()
 
 __all__ = ["Die", "Difficulty", "Game", "Phase", "RuleViolation"]

@@ -10,9 +10,9 @@ import math
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from ..engine import Game, RuleViolation
+from ..engine import Action, Game, RuleViolation, actions
 
 TURN_ACTIONS: Final = 100
 """Actions a turn may take (ROLL included) before only the ones that finish it are accepted.
@@ -25,15 +25,15 @@ accepted, a die may be staged unless it makes the minimum unreachable (R7), and 
 taken back only out of such a dead end. So a turn has at most about 130 actions, and a game
 (at most 16 turns) about 2,000."""
 
-_FINISHING: Final = frozenset({"confirm", "accept_magdagdon", "adjust", "reroll"})
+_FINISHING: Final = actions.TURN_ENDING | actions.POWERS
 
 
-def check_turn_bound(game: Game, action: dict[str, Any]) -> None:
+def check_turn_bound(game: Game, action: Action) -> None:
     """Raise ``RuleViolation("turn_action_limit")`` for an action that a turn past
     :data:`TURN_ACTIONS` does not accept (see there)."""
     if game.turn_actions < TURN_ACTIONS:
         return
-    kind = action.get("type")
+    kind = action["type"]
     if kind in _FINISHING or (kind in ("unstage", "unstage_all") and game.dead_end):
         return
     if kind == "stage":

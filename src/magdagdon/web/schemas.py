@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, cast
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
 
-from ..engine import Difficulty, Phase
+from ..engine import Difficulty, Phase, actions
 
 NAME_MAX = 24
 NAME_PATTERN = r"^ *[\w.'\-][\w .'\-]*$"
@@ -51,74 +51,39 @@ Seed = Annotated[int, Field(ge=0, le=2**53 - 1), BeforeValidator(_whole_number)]
 """A chosen seed: at most the largest whole number every JSON reader holds exactly."""
 
 
-class RollAction(Strict):
-    """ROLL four new dice."""
-
-    type: Literal["roll"]
-
-
-class StageAction(Strict):
-    """Stage a tray die (0-3) on a square (0-15, row-major)."""
-
-    type: Literal["stage"]
-    die: Die
-    cell: Square
+_FIELDS: dict[str, Any] = {
+    "die": (Die, ...),
+    "cell": (Square, ...),
+    "delta": (Literal[-1, 1], Field(description="-1 or 1.")),
+    "dice": (
+        list[Die],
+        Field(min_length=1, max_length=4, description="The dice, each 0-3, at least one."),
+    ),
+}
+"""The schema of each field an action may have, with the limits the server enforces."""
 
 
-class UnstageAction(Strict):
-    """Take a staged die back to the tray (dice staged after it that lose support follow)."""
-
-    type: Literal["unstage"]
-    die: Die
-
-
-class UnstageAllAction(Strict):
-    """TAKE BACK ALL staged dice."""
-
-    type: Literal["unstage_all"]
-
-
-class ConfirmAction(Strict):
-    """CONFIRM: the staged dice become permanent and the turn ends."""
-
-    type: Literal["confirm"]
-
-
-class AdjustAction(Strict):
-    """Majda Power DECREASE −1 (delta -1) or INCREASE +1 (delta 1) on a tray die."""
-
-    type: Literal["adjust"]
-    die: Die
-    delta: Literal[-1, 1] = Field(description="-1 or 1.")
-
-
-class RerollAction(Strict):
-    """Majda Power REROLL of the chosen tray dice (one use however many)."""
-
-    type: Literal["reroll"]
-    dice: list[Die] = Field(
-        min_length=1, max_length=4, description="The dice to reroll, each 0-3, at least one."
+def _action_model(kind: str) -> type[BaseModel]:
+    """The request model of an action type, made from the engine's definition of it."""
+    typed = actions.ACTION_TYPES[kind]
+    fields = {name: _FIELDS[name] for name, _ in actions.fields(kind)}
+    return create_model(
+        typed.__name__,
+        __base__=Strict,
+        __doc__=typed.__doc__,
+        type=(cast(Any, Literal)[kind], ...),
+        **fields,
     )
 
 
-class AcceptMagdagdonAction(Strict):
-    """Accept MAGDAGDON: the chosen empty square becomes a RUIN and the turn ends."""
+ACTION_MODELS: Final = {kind: _action_model(kind) for kind in actions.ACTION_TYPES}
+"""The request models of the engine's actions (:mod:`magdagdon.engine.actions`), by type."""
 
-    type: Literal["accept_magdagdon"]
-    cell: Square
-
-
-Action = Annotated[
-    RollAction
-    | StageAction
-    | UnstageAction
-    | UnstageAllAction
-    | ConfirmAction
-    | AdjustAction
-    | RerollAction
-    | AcceptMagdagdonAction,
-    Field(discriminator="type"),
-]
+if TYPE_CHECKING:
+    ActionModel = BaseModel
+else:
+    # a Union made at run time (the union of the models above)
+    ActionModel = Annotated[Union[tuple(ACTION_MODELS.values())], Field(discriminator="type")]  # noqa: UP007
 
 
 class ActionRequest(Strict):
@@ -127,7 +92,7 @@ class ActionRequest(Strict):
     version: WholeNumber = Field(
         description="The `version` of the game view the action is based on."
     )
-    action: Action
+    action: ActionModel
 
 
 class GameCreate(Strict):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Depends, Response, status
 
-from ...engine import Difficulty, Game
+from ...engine import Action, Difficulty, Game
 from ...store import GameRow, Store
 from ..deps import (
     CurrentPlayer,
@@ -106,7 +106,7 @@ async def act(
     game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep
 ) -> Response:
     """Apply one action to the game at `version`; the engine checks it, all or nothing."""
-    action = body.action.model_dump()
+    action = cast(Action, body.action.model_dump())  # checked by the schema and the engine
 
     def change(game: Game) -> None:
         check_turn_bound(game, action)
