@@ -73,7 +73,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Print the required minimum, whether the roll is MAGDAGDON, and a witness order."""
     board: Board = args.board
     difficulty = Difficulty(args.difficulty)
-    required = min(difficulty.minimum, board.empty_count)
+    required = difficulty.required(board.empty_count)
     print(f"board {board}  dice {' '.join(map(str, args.dice))}  {difficulty.name}")
     print(f"required: {required} (empty squares: {board.empty_count})")
     if required == 0:

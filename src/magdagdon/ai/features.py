@@ -19,16 +19,11 @@ weights are fitted from self-play (:mod:`magdagdon.ai.train`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import permutations
 from typing import Final
 
 from ..engine import BONUS_POINTS, EMPTY, RUIN, RUIN_PENALTY, Board, Bonus
 from ..engine.board import NEIGHBOURS, bits
-
-ROWS: Final = tuple(tuple(4 * r + c for c in range(4)) for r in range(4))
-COLUMNS: Final = tuple(tuple(4 * r + c for r in range(4)) for c in range(4))
-LINES: Final = ROWS + COLUMNS
-"""The eight scoring lines, each in board order."""
+from ..engine.scoring import BONUS_PATTERNS, LINES
 
 NEIGHBOUR_SQUARES: Final = tuple(tuple(bits(NEIGHBOURS[sq])) for sq in range(16))
 ALL_VALUES: Final = 0b111111
@@ -38,22 +33,9 @@ NEAR: Final = (
 )
 """``NEAR[v]``: the allowed mask of a square next to a ``v`` (values ``v - 1`` … ``v + 1``)."""
 
-_STRAIGHTS = tuple(
-    tuple(start + step * i for i in range(4))
-    for start in range(1, 7)
-    for step in (1, -1)
-    if 1 <= start + 3 * step <= 6
-)
-_FOURS = tuple((v,) * 4 for v in range(1, 7))
-# two pairs on a line: neighbours along the line differ by at most 1, so the values are a, a+1
-_TWO_PAIRS = tuple(sorted({p for a in range(1, 6) for p in permutations((a, a, a + 1, a + 1))}))
-PATTERNS: Final = (
-    (Bonus.STRAIGHT, _STRAIGHTS),
-    (Bonus.FOUR, _FOURS),
-    (Bonus.TWO_PAIRS, _TWO_PAIRS),
-)
-"""Every complete line that earns a bonus, by kind (only lines whose neighbours differ by ≤ 1
-can ever be filled)."""
+PATTERNS: Final = tuple(BONUS_PATTERNS.items())
+"""Every complete line that earns a bonus, by kind (the engine's
+:data:`~magdagdon.engine.scoring.BONUS_PATTERNS`)."""
 
 _KINDS = ("straight", "four", "two_pairs")
 NAMES: Final = (

@@ -10,19 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Action, Board, Game, Phase, actions, score_board, staged_results
-from ..engine.board import EMPTY, NEIGHBOURS, RUIN, bits
-from ..engine.scoring import RUIN_PENALTY
-from .players import empty_squares, staging_actions
+from ..engine.board import EMPTY, NEIGHBOURS, RUIN, bits, neighbours
+from ..engine.scoring import BONUS_PATTERNS, BONUS_POINTS, LINES, RUIN_PENALTY, Bonus
+from .players import staging_actions
 
-LINES = tuple(tuple(4 * r + c for c in range(4)) for r in range(4)) + tuple(
-    tuple(4 * r + c for r in range(4)) for c in range(4)
-)
-STRAIGHTS = tuple(
-    tuple(start + step * i for i in range(4))
-    for start in range(1, 7)
-    for step in (1, -1)
-    if 1 <= start + 3 * step <= 6
-)
+STRAIGHTS = BONUS_PATTERNS[Bonus.STRAIGHT]
 
 
 @dataclass(frozen=True)
@@ -62,15 +54,15 @@ def _line_potential(
 
     best = 0.0
     if any(fits(p) for p in STRAIGHTS):
-        best = max(best, 60 * w.straight)
+        best = max(best, BONUS_POINTS[Bonus.STRAIGHT] * w.straight)
     numbers = [v for v in cells if v != EMPTY]
     if len(set(numbers)) <= 1 and any(
         fits((v, v, v, v)) for v in ({numbers[0]} if numbers else range(1, 7))
     ):
-        best = max(best, 40 * w.four)
+        best = max(best, BONUS_POINTS[Bonus.FOUR] * w.four)
     counts = {v: numbers.count(v) for v in set(numbers)}
     if len(counts) <= 2 and all(c <= 2 for c in counts.values()):
-        best = max(best, 20 * w.two_pairs)
+        best = max(best, BONUS_POINTS[Bonus.TWO_PAIRS] * w.two_pairs)
     return best * chance / 0.55
 
 
@@ -84,16 +76,9 @@ def board_value(board: Board, w: Weights = Weights()) -> float:
     value -= dead * RUIN_PENALTY * w.dead_square
     value += sum(_line_potential(board, line, allowed, w) for line in LINES)
     if board.numbers:
-        frontier = board.empty & _touching(board.numbers)
+        frontier = board.empty & neighbours(board.numbers)
         value += w.room * sum(len(allowed[sq]) for sq in bits(frontier)) / 2
     return value
-
-
-def _touching(mask: int) -> int:
-    out = 0
-    for sq in bits(mask):
-        out |= NEIGHBOURS[sq]
-    return out
 
 
 class HeuristicPlayer:
@@ -115,7 +100,8 @@ class HeuristicPlayer:
     def best_ruin(self, game: Game) -> tuple[float, int]:
         """The empty square whose RUIN costs least, and the value after it."""
         return max(
-            (board_value(game.board.with_ruin(sq), self.weights), sq) for sq in empty_squares(game)
+            (board_value(game.board.with_ruin(sq), self.weights), sq)
+            for sq in game.board.empty_squares
         )
 
     def turn(self, game: Game) -> list[Action]:

@@ -22,7 +22,6 @@ from typing import Protocol
 
 from ..engine import Game, Phase, actions, score_board, staged_results
 from ..engine.actions import Action
-from ..engine.board import EMPTY
 
 
 class Player(Protocol):
@@ -49,11 +48,6 @@ def staging_actions(game: Game, order: list[tuple[int, int]]) -> list[Action]:
     return plan
 
 
-def empty_squares(game: Game) -> list[int]:
-    """The squares that may become a RUIN."""
-    return [sq for sq in range(16) if game.board[sq] == EMPTY]
-
-
 class RandomPlayer:
     """Uniform among the legal staged results of at least the minimum; a random RUIN square.
 
@@ -71,7 +65,7 @@ class RandomPlayer:
         if game.phase is Phase.ROLL:
             return [actions.roll()]
         if game.phase is Phase.MAGDAGDON:
-            return [actions.accept_magdagdon(self.rng.choice(empty_squares(game)))]
+            return [actions.accept_magdagdon(self.rng.choice(game.ruin_choices))]
         results = staged_results(game.board, [d.value for d in game.dice], game.required)
         return staging_actions(game, self.rng.choice(results))
 
@@ -86,7 +80,7 @@ class GreedyPlayer:
         if game.phase is Phase.ROLL:
             return [actions.roll()]
         if game.phase is Phase.MAGDAGDON:
-            return [actions.accept_magdagdon(empty_squares(game)[0])]
+            return [actions.accept_magdagdon(game.ruin_choices[0])]
         results = staged_results(game.board, [d.value for d in game.dice], game.required)
         best = max(
             results,

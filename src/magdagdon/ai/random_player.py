@@ -26,8 +26,7 @@ def play_turn(game: Game, rng: random.Random, power_chance: float = 0.0) -> None
                 die.index, -1 if die.value == 6 or (die.value > 1 and rng.random() < 0.5) else 1
             )
     if game.phase is Phase.MAGDAGDON:
-        empty = [sq for sq in range(16) if game.board[sq] == 0]
-        game.accept_magdagdon(rng.choice(empty))
+        game.accept_magdagdon(rng.choice(game.ruin_choices))
         return
     while True:
         moves = [(d.index, sq) for d in game.dice if d.in_tray for sq in game.legal_cells(d)]

@@ -46,7 +46,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any, Final
 
 from ..engine import EMPTY, RUIN, Action, Difficulty, Game, Phase, actions, staged_results
-from ..engine.placement import legal_mask
+from ..engine.placement import legal_mask, with_placed
 from . import fast
 from .features import NAMES, LinearValue, quick_score
 from .players import staging_actions
@@ -273,7 +273,7 @@ class Evaluator:
         start = self.work
         child_value = self.value if exact else self.learned
         empty = cells.count(EMPTY)
-        required = min(self.minimum, empty)
+        required = self.difficulty.required(empty)
         if self._native is not None and (not exact or not powers_left):
             leaves = EXACT_EMPTY if exact else 0  # next afterstates valued exactly
             tops, work = self._native.best_rolls(cells, powers_left, required, self.minimum, leaves)
@@ -356,12 +356,7 @@ def _free_results(cells: tuple[int, ...]) -> list[tuple[tuple[int, int], ...]]:
     for _ in range(4):
         nxt = []
         for key, staged in frontier:
-            vm = list(vm0)
-            empty, numbers = empty0, numbers0
-            for sq, v in staged:
-                vm[v] |= 1 << sq
-                empty &= ~(1 << sq)
-                numbers |= 1 << sq
+            empty, numbers, vm = with_placed(empty0, numbers0, vm0, ((v, sq) for sq, v in staged))
             for v in range(1, 7):
                 mask = legal_mask(empty, numbers, vm, v)
                 while mask:

@@ -186,6 +186,15 @@ class Board:
         return self.empty.bit_count()
 
     @property
+    def empty_squares(self) -> list[int]:
+        """The empty squares, in order (R1: where numbers and RUINS may still go).
+
+        >>> Board.parse("1.../..../..../...X").empty_squares[:3]
+        [1, 2, 3]
+        """
+        return list(bits(self.empty))
+
+    @property
     def ruin_count(self) -> int:
         """How many squares are RUINS."""
         return self.ruins.bit_count()

@@ -27,7 +27,7 @@ from . import actions
 from .actions import Action
 from .board import EMPTY, NEIGHBOURS, Board, bits, square_label
 from .dice import DiceStream, seed_bytes
-from .placement import legal_mask, search
+from .placement import legal_mask, search, with_placed
 from .scoring import ScoreBreakdown, score_board
 
 FORMAT_VERSION: Final = 1
@@ -44,6 +44,11 @@ class Difficulty(StrEnum):
     def minimum(self) -> int:
         """The normal minimum of dice to place per turn."""
         return 3 if self is Difficulty.NIGHTMARE else 2
+
+    def required(self, empty: int) -> int:
+        """R2: the dice a turn must place on a board with ``empty`` empty squares: the
+        difficulty's minimum, or every empty square when fewer remain."""
+        return min(self.minimum, empty)
 
     @property
     def penalties(self) -> tuple[int, ...]:
@@ -211,6 +216,12 @@ class Game:
             and 1 <= self._values[i] + delta <= 6
         )
 
+    @property
+    def ruin_choices(self) -> list[int]:
+        """In MAGDAGDON: the squares ACCEPT MAGDAGDON may turn into a RUIN (R9: every empty
+        square, one under a staged die too); none otherwise."""
+        return self.board.empty_squares if self.phase is Phase.MAGDAGDON else []
+
     def rescuing_adjustments(self) -> list[tuple[int, int]]:
         """In MAGDAGDON: the (die, delta) power uses that would make the roll placeable (R5).
 
@@ -248,7 +259,7 @@ class Game:
         self._cells = [None, None, None, None]
         self._staged = []
         self._next_slot = 4
-        self.required = min(self.difficulty.minimum, self.board.empty_count)
+        self.required = self.difficulty.required(self.board.empty_count)
         self._evaluate()
         self._log(actions.roll())
 
@@ -287,17 +298,15 @@ class Game:
             raise RuleViolation("die_not_staged", f"Die {i + 1} is not on the board.")
         self._cells[i] = None
         kept: list[int] = []
-        vm = list(self.board.value_masks)
-        empty, numbers = self.board.empty, self.board.numbers
+        board = self.board
+        empty, numbers, vm = board.empty, board.numbers, list(board.value_masks)
         for j in self._staged:
             if j == i:
                 continue
-            sq = self._sq(j)
-            if legal_mask(empty, numbers, vm, self._values[j]) >> sq & 1:
+            placed = (self._values[j], self._sq(j))
+            if legal_mask(empty, numbers, vm, placed[0]) >> placed[1] & 1:
                 kept.append(j)
-                vm[self._values[j]] |= 1 << sq
-                empty &= ~(1 << sq)
-                numbers |= 1 << sq
+                empty, numbers, vm = with_placed(empty, numbers, vm, [placed])
             else:
                 self._cells[j] = None
         self._staged = kept
@@ -606,14 +615,8 @@ class Game:
 
     def _position(self) -> tuple[int, int, list[int]]:
         """Masks of the permanent board with the staged dice counted as numbers."""
-        vm = list(self.board.value_masks)
-        empty, numbers = self.board.empty, self.board.numbers
-        for i in self._staged:
-            bit = 1 << self._sq(i)
-            vm[self._values[i]] |= bit
-            empty &= ~bit
-            numbers |= bit
-        return empty, numbers, vm
+        staged = ((self._values[i], self._sq(i)) for i in self._staged)
+        return with_placed(self.board.empty, self.board.numbers, self.board.value_masks, staged)
 
     def _evaluate(self) -> None:
         """R5: MAGDAGDON exactly when no legal set of `required` of the four dice exists."""

@@ -38,6 +38,24 @@ def legal_mask(empty: int, numbers: int, value_masks: Sequence[int], value: int)
     return empty & neighbours(numbers) & ~neighbours(far)
 
 
+def with_placed(
+    empty: int, numbers: int, value_masks: Sequence[int], placed: Iterable[tuple[int, int]]
+) -> tuple[int, int, list[int]]:
+    """The masks ``(empty, numbers, value_masks)`` with more numbers on them: ``placed`` are
+    (value, square) pairs on empty squares, as staged dice count for the dice after them.
+
+    >>> with_placed(0b11, 0, [0] * 8, [(4, 0)])[:2]
+    (2, 1)
+    """
+    vm = list(value_masks)
+    for value, square in placed:
+        bit = 1 << square
+        vm[value] |= bit
+        empty &= ~bit
+        numbers |= bit
+    return empty, numbers, vm
+
+
 def legal_cells(board: Board, value: int) -> frozenset[int]:
     """The squares of ``board`` where one die of ``value`` may go now.
 
@@ -285,12 +303,7 @@ def staged_results(board: Board, dice: Iterable[int], required: int) -> list[lis
             rest = list(values)
             for v, _ in order:
                 rest.remove(v)
-            vm = list(board.value_masks)
-            empty, numbers = board.empty, board.numbers
-            for v, sq in order:
-                vm[v] |= 1 << sq
-                empty &= ~(1 << sq)
-                numbers |= 1 << sq
+            empty, numbers, vm = with_placed(board.empty, board.numbers, board.value_masks, order)
             for v in sorted(set(rest)):
                 for sq in bits(legal_mask(empty, numbers, vm, v)):
                     key = tuple(sorted((*staged, (sq, v))))

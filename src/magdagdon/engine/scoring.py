@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import pairwise, product
 from typing import Any, Final
 
 from .board import EMPTY, RUIN, Board
@@ -32,6 +33,11 @@ class Bonus(StrEnum):
 
 
 BONUS_POINTS: Final = {Bonus.STRAIGHT: 60, Bonus.FOUR: 40, Bonus.TWO_PAIRS: 20}
+
+ROWS: Final = tuple(tuple(4 * r + c for c in range(4)) for r in range(4))
+COLUMNS: Final = tuple(tuple(4 * r + c for r in range(4)) for c in range(4))
+LINES: Final = ROWS + COLUMNS
+"""The eight scoring lines (R11), each in board order: rows left to right, columns top down."""
 
 
 def line_bonus(line: Sequence[int]) -> Bonus | None:
@@ -136,3 +142,23 @@ def score_board(board: Board) -> ScoreBreakdown:
         columns=tuple(_line_score(col) for col in board.columns()),
         ruins=board.ruin_count,
     )
+
+
+def _fillable(line: tuple[int, ...]) -> bool:
+    return all(abs(a - b) <= 1 for a, b in pairwise(line))
+
+
+BONUS_PATTERNS: Final = {
+    bonus: tuple(
+        line
+        for line in product(range(1, 7), repeat=4)
+        if line_bonus(line) is bonus and _fillable(line)
+    )
+    for bonus in Bonus
+}
+"""Every complete line that earns each bonus and can be filled (neighbours along a line differ
+by at most 1, so TWO PAIRS is a, a, a+1, a+1 in some order), in sorted order.
+
+>>> BONUS_PATTERNS[Bonus.STRAIGHT][:2], len(BONUS_PATTERNS[Bonus.TWO_PAIRS])
+(((1, 2, 3, 4), (2, 3, 4, 5)), 30)
+"""

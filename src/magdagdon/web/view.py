@@ -54,7 +54,7 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         rescues=[Rescue(die=i, delta=d) for i, d in game.rescuing_adjustments()]
         if magdagdon
         else [],
-        ruin_choices=[sq for sq in range(16) if game.board[sq] == 0] if magdagdon else [],
+        ruin_choices=game.ruin_choices if magdagdon else [],
         turns=game.turns,
         score=_score(game.score(include_staged=True).to_dict()),
         final_score=_score(game.score().to_dict()) if over else None,
