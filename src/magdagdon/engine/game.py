@@ -370,7 +370,7 @@ class Game:
         self._end_turn()
 
     def apply(self, action: dict[str, Any]) -> None:
-        """Apply one action given as JSON (DESIGN.md's vocabulary)."""
+        """Apply one action given as JSON (the actions of docs/design.md)."""
         if not isinstance(action, dict):
             raise RuleViolation("bad_action", "An action is a JSON object with a 'type'.")
         kind = action.get("type")
