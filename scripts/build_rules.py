@@ -1,25 +1,25 @@
-"""Build the rules screens' texts (static/rules/{en,et,sv}.txt) from ../shared.
+"""Build the rules screens' texts (static/rules/{en,et,sv}.txt) from the repository's docs.
 
-Estonian and Swedish are the seeds' own text from their first section on (EESMÄRK, MÅL):
-the Estonian file opens with two promotional sentences that do not describe this game.
-English is RULES.md up to its rulings, in the same plain format: headings in capitals,
-bullets starting with "•", other lines paragraphs.
+Estonian and Swedish are the game's original rules texts (docs/rules/rules-et.txt and
+rules-sv.txt) from their first section on (EESMÄRK, MÅL): the Estonian text opens with two
+promotional sentences that do not describe this game. English is docs/rules.md from "Goal"
+up to its rulings, in the same plain format: headings in capitals, bullets starting with
+"•", other lines paragraphs; its quoted lines (">", the pointers to the rulings) are left out.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+DOCS = ROOT / "docs"
 OUT = ROOT / "src" / "magdagdon" / "web" / "static" / "rules"
 
 
-def seed_text(name: str, first_heading: str) -> str:
-    """A seed's rules from ``first_heading`` on, bullets normalised to "•"."""
-    text = (SHARED / "seeds" / name).read_text(encoding="utf-8")
+def original_text(name: str, first_heading: str) -> str:
+    """An original rules text's rules from ``first_heading`` on, bullets normalised to "•"."""
+    text = (DOCS / "rules" / name).read_text(encoding="utf-8")
     start = text.index(first_heading)
     lines = [re.sub(r"^\s*•\s*", "• ", line).rstrip() for line in text[start:].splitlines()]
     return "\n".join(lines).strip() + "\n"
@@ -37,8 +37,8 @@ def _difficulty_line(cells: list[str]) -> str:
 
 
 def english_text() -> str:
-    """RULES.md's rules (not its rulings or glossary) in the rules screen's format."""
-    md = (SHARED / "RULES.md").read_text(encoding="utf-8")
+    """docs/rules.md's rules (not its rulings or glossary) in the rules screen's format."""
+    md = (DOCS / "rules.md").read_text(encoding="utf-8")
     body = md[md.index("## Goal") : md.index("## Rulings")]
     out: list[str] = []
     joinable = False  # the last line is a bullet or paragraph that a wrapped line continues
@@ -48,7 +48,7 @@ def english_text() -> str:
         if line.startswith("## "):
             out += ["", line[3:].upper()]
             joinable = False
-        elif line.startswith("---"):
+        elif line.startswith(("---", ">")):
             joinable = False
         elif line.startswith("|"):
             cells = [c.strip() for c in line.strip("|").split("|")]
@@ -77,15 +77,13 @@ def texts() -> dict[str, str]:
     """The three texts, by language."""
     return {
         "en": english_text(),
-        "et": seed_text("rules-et.txt", "EESMÄRK"),
-        "sv": seed_text("rules-sv.txt", "MÅL"),
+        "et": original_text("rules-et.txt", "EESMÄRK"),
+        "sv": original_text("rules-sv.txt", "MÅL"),
     }
 
 
 def main() -> None:
     """Write the files."""
-    if not SHARED.is_dir():
-        sys.exit(f"{SHARED} is not there")
     OUT.mkdir(parents=True, exist_ok=True)
     for language, text in texts().items():
         (OUT / f"{language}.txt").write_text(text, encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Actions as JSON (DESIGN.md's vocabulary): each applies, malformed ones are rejected clearly."""
+"""Actions as JSON (docs/design.md): each applies, malformed ones are rejected clearly."""
 
 from __future__ import annotations
 

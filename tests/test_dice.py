@@ -29,7 +29,7 @@ def test_vectors(seed: int | bytes, values: list[int]) -> None:
 
 
 def spec_value(seed: bytes, turn: int, slot: int) -> int:
-    """The construction as DESIGN.md and dice.py describe it, written out again."""
+    """The construction as docs/design.md and dice.py describe it, written out again."""
     counter = 0
     while True:
         message = (

@@ -1,6 +1,6 @@
 """Players: given a game in ROLL, PLACE or MAGDAGDON, the actions of the turn.
 
-A player answers :meth:`Player.turn` with the actions to apply now, in the DESIGN.md
+A player answers :meth:`Player.turn` with the actions to apply now, in docs/design.md's
 vocabulary. It plans up to the next roll of dice it cannot know: ``[roll]`` before the roll;
 the staging and CONFIRM of a placeable roll; in MAGDAGDON a power (after which it is asked
 again) or ACCEPT MAGDAGDON with the square that becomes the RUIN.

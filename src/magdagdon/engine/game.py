@@ -381,7 +381,8 @@ class Game:
         self._end_turn()
 
     def apply(self, action: Action) -> None:
-        """Apply one action as the log and the HTTP API write it (:mod:`.actions`):
+        """Apply one action as the log and the HTTP API write it (:mod:`.actions`; the actions
+        of docs/design.md):
 
         - ``{"type": "roll"}``: :meth:`roll`;
         - ``{"type": "stage", "die": 0-3, "cell": 0-15}``: :meth:`stage`;

@@ -23,7 +23,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-# --- actions (DESIGN.md's vocabulary) --------------------------------------------------------
+# --- actions (docs/design.md's vocabulary) ---------------------------------------------------
 
 
 def _whole_number(value: object) -> object:
