@@ -18,13 +18,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
+from ..lru import LruCache
 from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .errors import install_error_handlers
-from .limits import Limits, RateLimiter
+from .limits import Limits
 from .request_id import RequestIdMiddleware
 from .routes import coach, games, health, highscores, players
-from .schemas import ErrorResponse
+from .schemas import ErrorResponse, ReviewView
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .workers import exit_with_parent
 
@@ -82,40 +83,6 @@ class HeadMiddleware:
         await self.app({**scope, "method": "GET"}, receive, headers_only)
 
 
-def limits_for(settings: Settings) -> Limits:
-    """The rate limiters the settings ask for (bursts of a few seconds' worth)."""
-    return Limits(
-        actions_per_player=RateLimiter(
-            settings.player_actions_per_second, 3 * settings.player_actions_per_second
-        ),
-        actions_per_address=RateLimiter(
-            settings.address_actions_per_second, 3 * settings.address_actions_per_second
-        ),
-        games_per_player=RateLimiter(
-            settings.player_games_per_minute / 60, settings.player_games_per_minute
-        ),
-        games_per_address=RateLimiter(
-            settings.address_games_per_minute / 60, settings.address_games_per_minute
-        ),
-        players_per_address=RateLimiter(
-            settings.address_players_per_minute / 60, 2 * settings.address_players_per_minute
-        ),
-        coach_per_player=RateLimiter(
-            settings.player_coach_per_minute / 60, settings.player_coach_per_minute / 3
-        ),
-        coach_per_address=RateLimiter(
-            settings.address_coach_per_minute / 60, settings.address_coach_per_minute / 3
-        ),
-        # replays: as many as hints and reviews (a finished game's log, to anyone)
-        replays_per_player=RateLimiter(
-            settings.player_coach_per_minute / 60, settings.player_coach_per_minute / 3
-        ),
-        replays_per_address=RateLimiter(
-            settings.address_coach_per_minute / 60, settings.address_coach_per_minute / 3
-        ),
-    )
-
-
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
     """The app for ``settings`` (default: from the environment); migrates the database on start."""
     settings = settings or get_settings()
@@ -156,7 +123,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     )
     app.state.settings = settings
     app.state.store = Store(database, score_chosen_seeds=settings.test_seeds_scored)
-    app.state.limits = limits_for(settings) if settings.rate_limits else None
+    app.state.limits = Limits(settings) if settings.rate_limits else None
+    app.state.reviews = LruCache[str, ReviewView](coach.REVIEWS_KEPT)
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
 from anyio import to_thread
 from fastapi import Depends, Request, Response
 
 from ..settings import Settings
-from ..store import DatabaseTimeout, Store
+from ..store import DatabaseTimeout, GameRow, Store
 from .errors import ApiError
 from .limits import Limits
 
@@ -122,7 +122,7 @@ def enforce(request: Request, limit: str, key: str) -> None:
     limits: Limits | None = request.app.state.limits
     if limits is None:
         return
-    wait = getattr(limits, limit).hit(key)
+    wait = limits.hit(limit, key)
     if wait is not None:
         raise ApiError(
             429,
@@ -158,3 +158,24 @@ async def limit_replays(request: Request, player: KnownPlayer) -> None:
     if player is not None:
         enforce(request, "replays_per_player", str(player))
     enforce(request, "replays_per_address", client_address(request))
+
+
+def finished_game(not_over: str) -> Any:
+    """A dependency: the finished game named by the path's ``game_id``, with its whole log
+    (replays and reviews are public). The player's own unfinished game is 409
+    ``game_not_over`` with ``not_over`` as the message; anyone else's, or none, 404."""
+
+    async def dependency(game_id: str, player: KnownPlayer, store: StoreDep) -> GameRow:
+        def work() -> GameRow:
+            if player is not None:
+                try:
+                    own = store.get_game(game_id, player)
+                except LookupError:
+                    own = None
+                if own is not None and own.status != "over":
+                    raise ApiError(409, "game_not_over", not_over)
+            return store.finished_game(game_id)
+
+        return await run_store(store, work)
+
+    return Depends(dependency)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..engine import Action, Game, RuleViolation, actions
+from ..settings import Settings
 
 TURN_ACTIONS: Final = 100
 """Actions a turn may take (ROLL included) before only the ones that finish it are accepted.
@@ -94,16 +95,46 @@ class RateLimiter:
             self._buckets.clear()
 
 
-@dataclass
-class Limits:
-    """The limiters of one app."""
+@dataclass(frozen=True)
+class Limit:
+    """One rate limit: the setting that holds its rate, the setting's unit in seconds, and
+    the burst (how much may be spent at once) in units of that rate."""
 
-    actions_per_player: RateLimiter
-    actions_per_address: RateLimiter
-    games_per_player: RateLimiter
-    games_per_address: RateLimiter
-    players_per_address: RateLimiter
-    coach_per_player: RateLimiter
-    coach_per_address: RateLimiter
-    replays_per_player: RateLimiter
-    replays_per_address: RateLimiter
+    setting: str
+    unit: float
+    burst: float
+
+    def limiter(self, settings: Settings) -> RateLimiter:
+        """The limiter for these settings."""
+        rate: float = getattr(settings, self.setting)
+        return RateLimiter(rate / self.unit, self.burst * rate)
+
+
+SECOND: Final = 1.0
+MINUTE: Final = 60.0
+LIMITS: Final = {
+    "actions_per_player": Limit("player_actions_per_second", SECOND, 3),
+    "actions_per_address": Limit("address_actions_per_second", SECOND, 3),
+    "games_per_player": Limit("player_games_per_minute", MINUTE, 1),
+    "games_per_address": Limit("address_games_per_minute", MINUTE, 1),
+    "players_per_address": Limit("address_players_per_minute", MINUTE, 2),
+    "coach_per_player": Limit("player_coach_per_minute", MINUTE, 1 / 3),
+    "coach_per_address": Limit("address_coach_per_minute", MINUTE, 1 / 3),
+    # replays: as many as hints and reviews (a finished game's log, to anyone)
+    "replays_per_player": Limit("player_coach_per_minute", MINUTE, 1 / 3),
+    "replays_per_address": Limit("address_coach_per_minute", MINUTE, 1 / 3),
+}
+"""Every rate limit by name: its rate's setting, and its burst (README's table)."""
+
+
+class Limits:
+    """The limiters of one app, by the names of :data:`LIMITS`."""
+
+    def __init__(self, settings: Settings) -> None:
+        """The limiters the settings ask for."""
+        self._limiters = {name: limit.limiter(settings) for name, limit in LIMITS.items()}
+
+    def hit(self, name: str, key: str) -> int | None:
+        """Count one event for ``key`` against the limit ``name``: None if allowed, else the
+        seconds to wait."""
+        return self._limiters[name].hit(key)

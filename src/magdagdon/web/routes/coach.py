@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from anyio import CapacityLimiter, to_thread
 from fastapi import APIRouter, Depends, Request
@@ -11,10 +11,9 @@ from ...ai.coach import hint, review
 from ...engine import Phase
 from ...lru import LruCache
 from ...store import GameRow
-from ..deps import CurrentPlayer, KnownPlayer, StoreDep, limit_coach, run_store
+from ..deps import CurrentPlayer, StoreDep, finished_game, limit_coach, run_store
 from ..errors import ApiError
 from ..schemas import ErrorResponse, HintView, ReviewView, TurnReviewView
-from .games import finished_game
 
 router = APIRouter(prefix="/api/games", tags=["coach"])
 
@@ -55,8 +54,8 @@ def _coach_threads(request: Request) -> CapacityLimiter:
     return limiter
 
 
-_reviews: LruCache[str, ReviewView] = LruCache(64)
-"""Reviews of finished games (they never change), the most recent few kept."""
+REVIEWS_KEPT = 64
+"""Reviews of finished games (they never change) an app keeps, the most recent."""
 
 
 def _review(row: GameRow) -> ReviewView:
@@ -80,17 +79,14 @@ def _review(row: GameRow) -> ReviewView:
     },
 )
 async def game_review(
-    request: Request, game_id: str, player: KnownPlayer, store: StoreDep
+    request: Request,
+    row: Annotated[GameRow, finished_game("A game is reviewed once it is over.")],
 ) -> ReviewView:
     """A finished game, turn by turn: the player's move, the best move and the expected points
     lost. Like the replay, any finished game can be reviewed (from the high-score tables)."""
-
-    row = await run_store(
-        store,
-        lambda: finished_game(store, game_id, player, "A game is reviewed once it is over."),
-    )
-    found = _reviews.get(row.id)
+    reviews: LruCache[str, ReviewView] = request.app.state.reviews
+    found = reviews.get(row.id)
     if found is None:
         found = await to_thread.run_sync(_review, row, limiter=_coach_threads(request))
-        _reviews.put(row.id, found)
+        reviews.put(row.id, found)
     return found

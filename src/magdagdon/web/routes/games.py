@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Response, status
 
@@ -10,9 +10,9 @@ from ...engine import Action, Difficulty, Game
 from ...store import GameRow, Store
 from ..deps import (
     CurrentPlayer,
-    KnownPlayer,
     SettingsDep,
     StoreDep,
+    finished_game,
     limit_actions,
     limit_games,
     limit_replays,
@@ -128,26 +128,10 @@ async def act(
         409: {"model": ErrorResponse, "description": "The game is not over: its seed is secret."},
     },
 )
-async def replay(game_id: str, player: KnownPlayer, store: StoreDep) -> Replay:
+async def replay(
+    row: Annotated[GameRow, finished_game("The seed stays secret until the game is over.")],
+) -> Replay:
     """A finished game's seed and action log: anyone can re-run the engine to check the score."""
-    return await run_store(store, lambda: _replay(game_id, player, store))
-
-
-def finished_game(store: Store, game_id: str, player: int | None, not_over: str) -> GameRow:
-    """Any finished game (replays and reviews are public); the player's own unfinished game
-    is 409 ``game_not_over`` with ``not_over`` as the message, anyone else's 404."""
-    if player is not None:
-        try:
-            own = store.get_game(game_id, player)
-        except LookupError:
-            own = None
-        if own is not None and own.status != "over":
-            raise ApiError(409, "game_not_over", not_over)
-    return store.finished_game(game_id)
-
-
-def _replay(game_id: str, player: int | None, store: Store) -> Replay:
-    row = finished_game(store, game_id, player, "The seed stays secret until the game is over.")
     game = row.game
     return Replay(
         id=row.id,
