@@ -6,7 +6,6 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from importlib.metadata import version
@@ -134,19 +133,37 @@ def test_an_unreachable_database_is_retried_then_one_line(tmp_path: Path) -> Non
 
 
 def test_serve_waits_for_a_database_that_comes_up_late(postgres_server_url: str) -> None:
+    """The database comes up once the command has found it down and said it will try again
+    (not after a fixed delay, which a slow start of the command could outlast)."""
+    import os
+
     real = make_url(postgres_server_url)
     proxy = TcpProxy((real.host or "127.0.0.1", real.port or 5432))
     url = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    timer = threading.Timer(2.0, proxy.start)  # the database comes up two seconds late
-    timer.start()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "magdagdon.cli", "migrate"],
+        env={**os.environ, "MAGDAGDON_DATABASE_URL": url},
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: list[str] = []
     try:
-        done = magdagdon_command("migrate", env={"MAGDAGDON_DATABASE_URL": url})
+        assert process.stderr is not None
+        for line in process.stderr:
+            lines.append(line)
+            if "trying again" in line:
+                proxy.start()  # the database comes up
+                break
+        lines += process.stderr.readlines()
+        process.wait(timeout=60)
     finally:
-        timer.join()
+        if process.poll() is None:
+            process.kill()
         proxy.stop()
-    assert done.returncode == 0, done.stderr
-    assert "trying again" in done.stderr
-    assert f"database at revision {head_revision()}" in done.stderr
+    stderr = "".join(lines)
+    assert process.returncode == 0, stderr
+    assert "trying again" in stderr
+    assert f"database at revision {head_revision()}" in stderr
 
 
 class FlakyDatabase:
