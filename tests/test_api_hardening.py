@@ -261,7 +261,7 @@ def test_a_database_error_logs_no_seed(
     first = new_game(client, "peaceful", seed=77)
     other = TestClient(client.app)
     # the new game's id is one that is taken
-    monkeypatch.setattr("magdagdon.store.repository.secrets.token_hex", lambda n: first["id"])
+    monkeypatch.setattr("magdagdon.store.games.secrets.token_hex", lambda n: first["id"])
     seed = (123_456_789).to_bytes(8, "big").hex()
     with caplog.at_level(logging.DEBUG):
         r = other.post("/api/games", json={"difficulty": "peaceful", "seed": 123_456_789})

@@ -1,22 +1,28 @@
-"""Persistence: players, games and high scores through SQLAlchemy 2; all SQL lives here."""
+"""Persistence: players, games and high scores through SQLAlchemy 2 Core; all SQL lives here.
+
+One module per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`), the tables in
+:mod:`.models`, the engine and migrations in :mod:`.db`; :class:`Store` offers them all.
+"""
 
 from .db import Database, DatabaseTimeout
-from .repository import (
-    GameNotFound,
-    GameRow,
-    HighScoreEntry,
-    PlayerRow,
-    StaleVersion,
-    Store,
-)
+from .errors import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from .games import GameRow
+from .highscores import HighScoreEntry, Scope
+from .models import GameStatus
+from .players import PlayerRow
+from .repository import Store
 
 __all__ = [
     "Database",
     "DatabaseTimeout",
+    "GameInProgress",
     "GameNotFound",
     "GameRow",
+    "GameStatus",
+    "GameUnreadable",
     "HighScoreEntry",
     "PlayerRow",
+    "Scope",
     "StaleVersion",
     "Store",
 ]

@@ -1,4 +1,4 @@
-"""The database: engine, sessions, migrations on start, and a readiness check."""
+"""The database: engine, transactions, migrations on start, and a readiness check."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from typing import Any
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
-from sqlalchemy.orm import Session, sessionmaker
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_LOCK_ID = 0x4D41_4744  # "MAGD": PostgreSQL advisory lock held while migrating
@@ -49,7 +48,7 @@ class DatabaseTimeout(Exception):
 
 
 class Database:
-    """One SQLAlchemy engine and its session factory for a database URL."""
+    """One SQLAlchemy engine for a database URL, its transactions and its migrations."""
 
     def __init__(self, url: str, timeout: float = 10.0) -> None:
         """Connect lazily to ``url``; an SQLite file's directory is created if missing.
@@ -86,28 +85,10 @@ class Database:
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas(self._lock_wait))
             event.listen(self.engine, "begin", _sqlite_begin)
-        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time. Queueing this process's writers here wakes the
         # next one as soon as the lock is free; SQLite's own busy handler polls with sleeps
         # of up to 100 ms. Other processes on the same file still meet the busy handler.
         self._write_lock = threading.Lock()
-
-    @contextmanager
-    def session(self, *, write: bool = False) -> Iterator[Session]:
-        """A session whose transaction commits on success and rolls back on any error.
-
-        ``write`` marks a transaction that will write: on SQLite it takes the write
-        lock when it begins, so concurrent writers queue instead of failing.
-        """
-        with self._writer(write), self.sessions() as session:
-            try:
-                if write:
-                    session.connection(execution_options={"magdagdon_write": True})
-                yield session
-                session.commit()
-            except BaseException:
-                session.rollback()
-                raise
 
     def _writer(self, write: bool) -> AbstractContextManager[object]:
         """The in-process SQLite write lock for a writing transaction; nothing otherwise."""

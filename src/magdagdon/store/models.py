@@ -1,22 +1,28 @@
-"""The tables: players, games (seed plus action log) and high scores."""
+"""The tables (SQLAlchemy Core): players, games with their snapshots, their actions, and high
+scores. The migrations make the same schema; every query of the store is written against these.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     Boolean,
+    Column,
     ForeignKey,
     Index,
     Integer,
+    MetaData,
+    PrimaryKeyConstraint,
     String,
+    Table,
     UniqueConstraint,
     false,
     text,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import DateTime, TypeDecorator
 
 
@@ -42,88 +48,88 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Base(DeclarativeBase):
-    """The models' base."""
+class GameStatus(StrEnum):
+    """Where a stored game stands: being played, finished (scored), or abandoned (R16)."""
+
+    ACTIVE = "active"
+    OVER = "over"
+    ABANDONED = "abandoned"
 
 
-class Player(Base):
-    """Someone who plays: recognised by a random token whose SHA-256 is stored."""
+metadata = MetaData()
 
-    __tablename__ = "players"
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # someone who plays is recognised by a random token whose SHA-256 is stored
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("name", String(64), nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+)
+"""Players."""
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+_ACTIVE = text("status = 'active'")
 
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("difficulty", String(16), nullable=False),
+    Column("seed", String(128), nullable=False),
+    # the seed was chosen when the game was made (test servers): no high score
+    Column("chosen_seed", Boolean, nullable=False, default=False, server_default=false()),
+    # Game.snapshot() at `version` (None until the first action after migration 0003)
+    Column("state", JSON, nullable=True),
+    Column("action_count", Integer, nullable=False, default=0, server_default="0"),
+    Column("version", Integer, nullable=False, default=0),
+    Column("status", String(16), nullable=False, default=GameStatus.ACTIVE.value),
+    Column("phase", String(16), nullable=False, default="roll"),
+    Column("score", Integer, nullable=True),
+    Column("turns", Integer, nullable=False, default=0),
+    Column("powers_used", Integer, nullable=False, default=0),
+    Column("hints_used", Integer, nullable=False, default=0),
+    Column("hinted_version", Integer, nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    Column("updated_at", UTCDateTime(), nullable=False, default=utcnow),
+    Column("finished_at", UTCDateTime(), nullable=True),
+    Index("ix_games_player_status", "player_id", "status"),
+    # one unfinished game per player, whatever races between requests
+    Index(
+        "uq_games_active_player",
+        "player_id",
+        unique=True,
+        sqlite_where=_ACTIVE,
+        postgresql_where=_ACTIVE,
+    ),
+)
+"""Games: the secret seed, a snapshot of the state, and what the engine said of it."""
 
-class GameRecord(Base):
-    """One game: its secret seed, a snapshot of its state and what the engine said of it
-    (its action log is in :class:`GameAction`)."""
+game_actions = Table(
+    "game_actions",
+    metadata,
+    Column("game_id", ForeignKey("games.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("action", JSON, nullable=False),
+    PrimaryKeyConstraint("game_id", "seq", name="pk_game_actions"),
+)
+"""Each game's action log, one row an action in order: appending costs the same at any length."""
 
-    __tablename__ = "games"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
-    difficulty: Mapped[str] = mapped_column(String(16))
-    seed: Mapped[str] = mapped_column(String(128))
-    chosen_seed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    """The seed was chosen when the game was made (test servers): no high score."""
-    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """``Game.snapshot()`` at ``version`` (None until the first action after migration 0003)."""
-    action_count: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    version: Mapped[int] = mapped_column(Integer, default=0)
-    status: Mapped[str] = mapped_column(String(16), default="active")  # active|over|abandoned
-    phase: Mapped[str] = mapped_column(String(16), default="roll")
-    score: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    turns: Mapped[int] = mapped_column(Integer, default=0)
-    powers_used: Mapped[int] = mapped_column(Integer, default=0)
-    hints_used: Mapped[int] = mapped_column(Integer, default=0)
-    hinted_version: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
-
-    __table_args__ = (
-        Index("ix_games_player_status", "player_id", "status"),
-        # one unfinished game per player, whatever races between requests
-        Index(
-            "uq_games_active_player",
-            "player_id",
-            unique=True,
-            sqlite_where=text("status = 'active'"),
-            postgresql_where=text("status = 'active'"),
-        ),
-    )
-
-
-class GameAction(Base):
-    """One action of a game's log, in order: appending one costs the same at any length."""
-
-    __tablename__ = "game_actions"
-
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    action: Mapped[dict[str, Any]] = mapped_column(JSON)
-
-
-class HighScore(Base):
-    """A finished game's entry in its difficulty's table, written by the server alone."""
-
-    __tablename__ = "highscores"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
-    difficulty: Mapped[str] = mapped_column(String(16))
-    score: Mapped[int] = mapped_column(Integer)
-    turns: Mapped[int] = mapped_column(Integer)
-    powers_used: Mapped[int] = mapped_column(Integer)
-    hints_used: Mapped[int] = mapped_column(Integer, default=0)
-    finished_at: Mapped[datetime] = mapped_column(UTCDateTime())
-
-    __table_args__ = (
-        UniqueConstraint("game_id", name="uq_highscores_game"),
-        Index("ix_highscores_table", "difficulty", "score", "finished_at"),
-        Index("ix_highscores_player", "player_id", "difficulty"),
-    )
+highscores = Table(
+    "highscores",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", ForeignKey("games.id"), nullable=False),
+    Column("player_id", ForeignKey("players.id"), nullable=False),
+    Column("difficulty", String(16), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("turns", Integer, nullable=False),
+    Column("powers_used", Integer, nullable=False),
+    Column("hints_used", Integer, nullable=False, default=0),
+    Column("finished_at", UTCDateTime(), nullable=False),
+    UniqueConstraint("game_id", name="uq_highscores_game"),
+    Index("ix_highscores_table", "difficulty", "score", "finished_at"),
+    Index("ix_highscores_player", "player_id", "difficulty"),
+)
+"""A finished game's entry in its difficulty's table, written by the server alone."""

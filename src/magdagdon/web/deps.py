@@ -18,7 +18,7 @@ from anyio import to_thread
 from fastapi import Depends, Request, Response
 
 from ..settings import Settings
-from ..store import DatabaseTimeout, GameRow, Store
+from ..store import DatabaseTimeout, GameRow, GameStatus, Store
 from .errors import ApiError
 from .limits import Limits
 
@@ -172,7 +172,7 @@ def finished_game(not_over: str) -> Any:
                     own = store.get_game(game_id, player)
                 except LookupError:
                     own = None
-                if own is not None and own.status != "over":
+                if own is not None and own.status is not GameStatus.OVER:
                     raise ApiError(409, "game_not_over", not_over)
             return store.finished_game(game_id)
 

@@ -13,8 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..engine import RuleViolation
-from ..store import DatabaseTimeout
-from ..store.repository import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from ..store import DatabaseTimeout, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
 from .view import game_view
 
 log = logging.getLogger("magdagdon.web")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, cast
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
 
 from ..engine import Difficulty, Phase, actions
+from ..store import GameStatus
 
 NAME_MAX = 24
 NAME_PATTERN = r"^ *[\w.'\-][\w .'\-]*$"
@@ -206,7 +207,7 @@ class GameView(BaseModel):
     version: int = Field(description="Send it back with the next action.")
     difficulty: Difficulty
     phase: Phase
-    status: Literal["active", "over", "abandoned"]
+    status: GameStatus
     board: str = Field(description="The permanent squares in board notation.")
     staged_board: str = Field(description="The board with the staged dice on it.")
     dice: list[DieView]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import Phase
-from ..store import GameRow
+from ..store import GameRow, GameStatus
 from .schemas import DieView, GameView, Places, Rescue, ScoreView
 
 
@@ -15,7 +15,7 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
     """The view of a stored game."""
     game = row.game
     phase = game.phase
-    acting = row.status == "active"
+    acting = row.status is GameStatus.ACTIVE
     power_phase = acting and phase in (Phase.PLACE, Phase.MAGDAGDON) and game.powers_left > 0
     dice = [
         DieView(
@@ -36,7 +36,7 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         version=row.version,
         difficulty=row.difficulty,
         phase=phase,
-        status=row.status,  # type: ignore[arg-type]
+        status=row.status,
         board=str(game.board),
         staged_board=str(game.staged_board),
         dice=dice,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from magdagdon.store.models import Base
+from magdagdon.store.models import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - migrations always run through Database.migrate
@@ -12,7 +12,7 @@ if connection is None:  # pragma: no cover - migrations always run through Datab
 
 context.configure(
     connection=connection,
-    target_metadata=Base.metadata,
+    target_metadata=metadata,
     render_as_batch=connection.dialect.name == "sqlite",
 )
 with context.begin_transaction():

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Depends, Request
 from ...ai.coach import hint, review
 from ...engine import Phase
 from ...lru import LruCache
-from ...store import GameRow
+from ...store import GameRow, GameStatus
 from ..deps import CurrentPlayer, StoreDep, finished_game, limit_coach, run_store
 from ..errors import ApiError
 from ..schemas import ErrorResponse, HintView, ReviewView, TurnReviewView
@@ -40,7 +40,7 @@ async def game_hint(
     dice to come. Hints are counted per game (once per game version) and shown with the score.
     """
     row = await run_store(store, lambda: store.get_game(game_id, player))
-    if row.status != "active" or row.game.phase is Phase.OVER:
+    if row.status is not GameStatus.ACTIVE or row.game.phase is Phase.OVER:
         raise ApiError(409, "game_over", "The game is over: there is nothing to hint.")
     advice = await to_thread.run_sync(hint, row.game, limiter=_coach_threads(request))
     used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))

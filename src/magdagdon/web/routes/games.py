@@ -7,7 +7,7 @@ from typing import Annotated, Any, cast
 from fastapi import APIRouter, Depends, Response, status
 
 from ...engine import Action, Difficulty, Game
-from ...store import GameRow, Store
+from ...store import GameRow, GameStatus, Store
 from ..deps import (
     CurrentPlayer,
     SettingsDep,
@@ -81,7 +81,7 @@ async def current_game(
 
 def view_response(row: GameRow, store: Store, status_code: int = 200) -> Response:
     """The game view as JSON (serialised once here: FastAPI need not validate it again)."""
-    view = game_view(row, store.places(row.id) if row.status == "over" else None)
+    view = game_view(row, store.places(row.id) if row.status is GameStatus.OVER else None)
     return Response(view.model_dump_json(), status_code=status_code, media_type="application/json")
 
 

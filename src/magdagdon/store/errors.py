@@ -1,0 +1,36 @@
+"""What the store raises besides the database's own errors."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .games import GameRow
+
+
+class GameNotFound(LookupError):
+    """No such game, or not this player's."""
+
+
+class StaleVersion(Exception):
+    """The action was based on an older version of the game."""
+
+    def __init__(self, current: GameRow) -> None:
+        super().__init__(f"game {current.id} is at version {current.version}")
+        self.current = current
+
+
+class GameInProgress(Exception):
+    """The player has an unfinished game and did not ask to abandon it."""
+
+    def __init__(self, current: GameRow) -> None:
+        super().__init__(f"game {current.id} is not finished")
+        self.current = current
+
+
+class GameUnreadable(Exception):
+    """A stored game that the engine cannot replay (corrupt or from an unknown format)."""
+
+    def __init__(self, game_id: str, reason: str) -> None:
+        super().__init__(f"game {game_id} cannot be replayed: {reason}")
+        self.game_id = game_id

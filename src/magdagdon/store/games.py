@@ -1,0 +1,335 @@
+"""Games: started, loaded from their snapshots, acted on under optimistic concurrency, finished
+and scored, replayed from their logs."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, Row, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import Difficulty, Game, Phase, RuleViolation
+from ..lru import LruCache
+from .db import Database
+from .errors import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from .highscores import aware
+from .models import GameStatus, game_actions, games, highscores, utcnow
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game with its engine state (restored from its snapshot, or replayed)."""
+
+    id: str
+    player_id: int
+    difficulty: Difficulty
+    version: int
+    status: GameStatus
+    hints_used: int
+    created_at: datetime
+    finished_at: datetime | None
+    game: Game
+
+    @property
+    def seed(self) -> bytes:
+        """The secret seed (only for a finished game's replay)."""
+        return self.game.seed
+
+
+class _Raced(Exception):
+    """A game changed between reading and abandoning it: start again."""
+
+
+_CREATE_ATTEMPTS = 5
+
+
+class Games:
+    """The store's operations on games (part of :class:`~magdagdon.store.Store`)."""
+
+    db: Database
+    score_chosen_seeds: bool
+    _cache: LruCache[tuple[str, int], Game]
+    _finished: LruCache[str, GameRow]
+
+    # --- games --------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        player_id: int,
+        difficulty: Difficulty,
+        seed: bytes | int | None,
+        *,
+        abandon: bool,
+    ) -> GameRow:
+        """Start a game; an unfinished one blocks it unless ``abandon`` (R16: never scored).
+
+        A player has at most one unfinished game, which the database enforces (a unique index
+        on the active games): of several requests starting games at once, one wins and the
+        others raise :class:`GameInProgress` (with ``abandon``, they abandon the winner's game
+        in turn). Abandoning is conditional on the game's version, like an action: an action
+        that lands first (even the game's last) wins, and the abandon looks again.
+        """
+        for attempt in range(_CREATE_ATTEMPTS):
+            try:
+                return self._create_game(player_id, difficulty, seed, abandon)
+            except (IntegrityError, _Raced):
+                # another request started a game or acted at the same moment
+                if not abandon or attempt == _CREATE_ATTEMPTS - 1:
+                    current = self.current_game(player_id, None)
+                    if current is not None:
+                        raise GameInProgress(current) from None
+        return self._create_game(player_id, difficulty, seed, abandon)
+
+    def _create_game(
+        self, player_id: int, difficulty: Difficulty, seed: bytes | int | None, abandon: bool
+    ) -> GameRow:
+        game = Game.new(difficulty, seed=seed)
+        now = utcnow()
+        game_id = secrets.token_hex(12)
+        with self.db.transaction(write=True) as c:
+            unfinished = c.execute(
+                select(games)
+                .where(games.c.player_id == player_id, games.c.status == GameStatus.ACTIVE)
+                .order_by(games.c.updated_at.desc())
+            ).all()
+            if unfinished and not abandon:
+                raise GameInProgress(self._row(unfinished[0]))
+            for record in unfinished:
+                abandoned = c.execute(
+                    update(games)
+                    .where(
+                        games.c.id == record.id,
+                        games.c.version == record.version,
+                        games.c.status == GameStatus.ACTIVE,
+                    )
+                    # a request based on the old version must not apply
+                    .values(status=GameStatus.ABANDONED, version=record.version + 1, updated_at=now)
+                )
+                if abandoned.rowcount != 1:  # an action landed meanwhile: look again
+                    raise _Raced
+            c.execute(
+                insert(games).values(
+                    id=game_id,
+                    player_id=player_id,
+                    difficulty=difficulty.value,
+                    seed=game.seed.hex(),
+                    chosen_seed=seed is not None,
+                    state=game.snapshot(),
+                    action_count=0,
+                    version=0,
+                    status=GameStatus.ACTIVE,
+                    phase=game.phase.value,
+                    turns=0,
+                    powers_used=0,
+                    hints_used=0,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+        return GameRow(game_id, player_id, difficulty, 0, GameStatus.ACTIVE, 0, now, None, game)
+
+    def get_game(self, game_id: str, player_id: int) -> GameRow:
+        """A game of this player, its engine state restored from its snapshot (its
+        ``game.actions`` holds no log: see :meth:`finished_game`)."""
+        with self.db.transaction() as c:
+            record = self._load(c, game_id, player_id)
+        return self._row(record)
+
+    def finished_game(self, game_id: str) -> GameRow:
+        """Any finished game with its whole action log replayed from its seed (replays and
+        reviews are public); :class:`GameNotFound` if there is no such finished game."""
+        found = self._finished.get(game_id)
+        if found is not None:
+            return found
+        with self.db.transaction() as c:
+            record = self._load(c, game_id, None)
+            log = self._log(c, game_id)
+        row = self._row(record, self._replay(record, log))
+        self._finished.put(game_id, row)
+        return row
+
+    def current_game(self, player_id: int, difficulty: Difficulty | None) -> GameRow | None:
+        """The player's unfinished game (of that difficulty, when given)."""
+        query = select(games).where(
+            games.c.player_id == player_id, games.c.status == GameStatus.ACTIVE
+        )
+        if difficulty is not None:
+            query = query.where(games.c.difficulty == difficulty.value)
+        with self.db.transaction() as c:
+            record = c.execute(query.order_by(games.c.updated_at.desc()).limit(1)).first()
+        return self._row(record) if record else None
+
+    def act(
+        self, game_id: str, player_id: int, version: int, change: Callable[[Game], None]
+    ) -> GameRow:
+        """Apply ``change`` (which may raise RuleViolation) to the game at ``version``.
+
+        Optimistic concurrency: the game is loaded and the engine applies the action
+        without holding any lock; then one short write transaction updates the row only
+        if it is still at ``version`` and active. So of two requests on one version
+        exactly one applies, the other raises :class:`StaleVersion` with the current
+        game, and nothing is written for a rejected action. A game that ends is scored
+        and entered in its high-score table in that same write transaction (unless its
+        seed was chosen, see ``Settings.test_seeds_scored``).
+
+        The cost does not grow with the game's history: the load restores the game's
+        snapshot (no replay), and the write appends the new actions as rows and replaces
+        the snapshot.
+        """
+        with self.db.transaction() as c:
+            record = self._load(c, game_id, player_id)
+        if record.version != version:
+            raise StaleVersion(self._row(record))
+        if record.status == GameStatus.ABANDONED:
+            raise RuleViolation(
+                "game_abandoned", "This game was abandoned for a new one: it cannot continue."
+            )
+        game = self._game(record)
+        logged = len(game.actions)
+        change(game)
+        added = game.actions[logged:]
+        now = utcnow()
+        over = game.phase is Phase.OVER
+        values: dict[str, Any] = {
+            "state": game.snapshot(),
+            "action_count": record.action_count + len(added),
+            "version": version + 1,
+            "phase": game.phase.value,
+            "turns": game.turns,
+            "powers_used": game.powers_used,
+            "updated_at": now,
+        }
+        if over:
+            values.update(status=GameStatus.OVER, score=game.score().total, finished_at=now)
+        with self.db.transaction(write=True) as c:
+            result = c.execute(
+                update(games)
+                .where(
+                    games.c.id == record.id,
+                    games.c.version == version,
+                    games.c.status == GameStatus.ACTIVE,
+                )
+                .values(**values)
+            )
+            won = result.rowcount == 1
+            if won and added:
+                c.execute(
+                    insert(game_actions),
+                    [
+                        {"game_id": record.id, "seq": record.action_count + n, "action": action}
+                        for n, action in enumerate(added)
+                    ],
+                )
+            if won and over and (self.score_chosen_seeds or not record.chosen_seed):
+                c.execute(
+                    insert(highscores).values(
+                        game_id=record.id,
+                        player_id=record.player_id,
+                        difficulty=record.difficulty,
+                        score=values["score"],
+                        turns=game.turns,
+                        powers_used=game.powers_used,
+                        hints_used=select(games.c.hints_used)
+                        .where(games.c.id == record.id)
+                        .scalar_subquery(),
+                        finished_at=now,
+                    )
+                )
+        if not won:  # another request changed the game first
+            raise StaleVersion(self.get_game(game_id, player_id))
+        self._cache.put((record.id, version + 1), game)
+        return GameRow(
+            id=record.id,
+            player_id=record.player_id,
+            difficulty=game.difficulty,
+            version=version + 1,
+            status=GameStatus(values.get("status", record.status)),
+            hints_used=record.hints_used,
+            created_at=aware(record.created_at),
+            finished_at=values.get("finished_at"),
+            game=game,
+        )
+
+    def count_hint(self, game_id: str, player_id: int, version: int) -> int:
+        """Count a hint on the game at ``version`` (once per version, active games only); the
+        game's hints so far."""
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                update(games)
+                .where(
+                    games.c.id == game_id,
+                    games.c.player_id == player_id,
+                    games.c.status == GameStatus.ACTIVE,
+                    or_(games.c.hinted_version.is_(None), games.c.hinted_version != version),
+                )
+                .values(hints_used=games.c.hints_used + 1, hinted_version=version)
+            )
+            used = c.execute(select(games.c.hints_used).where(games.c.id == game_id)).scalar()
+        return int(used or 0)
+
+    # --- internals ----------------------------------------------------------------------
+
+    @staticmethod
+    def _load(c: Connection, game_id: str, player_id: int | None) -> Row[Any]:
+        record = c.execute(select(games).where(games.c.id == game_id)).one_or_none()
+        if record is None:
+            raise GameNotFound(game_id)
+        if player_id is None:
+            if record.status != GameStatus.OVER:
+                raise GameNotFound(game_id)
+        elif record.player_id != player_id:
+            raise GameNotFound(game_id)
+        return record
+
+    @staticmethod
+    def _log(c: Connection, game_id: str) -> list[dict[str, Any]]:
+        """A game's whole action log, in order."""
+        rows = c.execute(
+            select(game_actions.c.action)
+            .where(game_actions.c.game_id == game_id)
+            .order_by(game_actions.c.seq)
+        )
+        return [action for (action,) in rows]
+
+    def _game(self, record: Row[Any]) -> Game:
+        """The engine state of a stored game at its version: from this process's cache, else
+        from its snapshot, else (a game stored before migration 0003) by replaying its log."""
+        cached = self._cache.get((record.id, record.version))
+        if cached is not None:
+            return cached
+        if record.state is None:
+            with self.db.transaction() as c:
+                log = self._log(c, record.id)
+            game = self._replay(record, log)
+        else:
+            try:
+                game = Game.restore(record.difficulty, bytes.fromhex(record.seed), record.state)
+            except (ValueError, TypeError, KeyError, AttributeError) as exc:
+                raise GameUnreadable(record.id, str(exc)) from exc
+        self._cache.put((record.id, record.version), game)
+        return game
+
+    @staticmethod
+    def _replay(record: Row[Any], log: list[dict[str, Any]]) -> Game:
+        try:  # a damaged or unknown record (bad difficulty, seed or log) fails here, alone
+            return Game.replay(record.difficulty, bytes.fromhex(record.seed), log)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            raise GameUnreadable(record.id, str(exc)) from exc
+
+    def _row(self, record: Row[Any], game: Game | None = None) -> GameRow:
+        game = game if game is not None else self._game(record)
+        return GameRow(
+            id=record.id,
+            player_id=record.player_id,
+            difficulty=game.difficulty,
+            version=record.version,
+            status=GameStatus(record.status),
+            hints_used=record.hints_used,
+            created_at=aware(record.created_at),
+            finished_at=aware(record.finished_at) if record.finished_at else None,
+            game=game,
+        )
