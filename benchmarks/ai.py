@@ -24,7 +24,7 @@ from multiprocessing import get_context
 
 from magdagdon.ai import coach
 from magdagdon.ai.coach import hint
-from magdagdon.ai.players import PLAYERS, make_player
+from magdagdon.ai.registry import PLAYERS, make_player
 from magdagdon.ai.simulate import (
     GameResult,
     _ci95,

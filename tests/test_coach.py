@@ -10,7 +10,7 @@ from hypothesis import given, settings
 
 from magdagdon.ai import fast
 from magdagdon.ai.coach import WORK_LIMIT, hint, new_player, review
-from magdagdon.ai.players import make_player
+from magdagdon.ai.registry import make_player
 from magdagdon.ai.simulate import play
 from magdagdon.ai.strong import StrongPlayer
 from magdagdon.engine import Action, Board, DiceStream, Difficulty, Game, Phase

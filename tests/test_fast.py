@@ -12,9 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from magdagdon.ai import fast
+from magdagdon.ai.evaluator import free_results
 from magdagdon.ai.features import NAMES, LinearValue
 from magdagdon.ai.simulate import game_seed, play
-from magdagdon.ai.strong import ROLLS, Evaluator, StrongPlayer, _free_results, shipped_model
+from magdagdon.ai.strong import ROLLS, Evaluator, StrongPlayer, shipped_model
 from magdagdon.engine import EMPTY, RUIN, Board, Difficulty, Game
 
 from .strategies import boards, played_boards
@@ -102,7 +103,7 @@ def test_the_exact_endgame_is_the_python_one(
 def test_the_work_counts_every_staged_set(board: Board, required: int) -> None:
     model = shipped_model(Difficulty.NIGHTMARE)
     tops, work = fast.NativeValue(model.weights, model.bias).best_rolls(board.cells, 0, required)
-    assert work == len(_free_results(board.cells))
+    assert work == len(free_results(board.cells))
     assert len(tops) == len(ROLLS)
     if board.empty_count == 0:
         assert all(t == -math.inf for t in tops)
@@ -143,3 +144,20 @@ def test_bad_input_is_refused() -> None:
         native.best_rolls((1,) * 15 + (0,), 1, 1, 2, 4)
     with pytest.raises(ValueError, match="line weights"):
         fast._native.line_table(b"", 60, 40, 20)  # type: ignore[union-attr]
+
+
+@needs_native
+def test_the_c_module_states_the_layout_it_reads() -> None:
+    """The params and line weights are packed by fast.py and read by _fast.c: the module
+    states its layout and fast.py checks it on load (a mismatch raises, never a wrong value)."""
+    from types import SimpleNamespace
+
+    from magdagdon.ai import _fast
+
+    fast.check_layout(_fast)  # the built module agrees
+    good = {name: getattr(_fast, name) for name in ("PARAMS", "LINE_WEIGHTS", "NPARAMS")}
+    good |= {name: getattr(_fast, name) for name in ("NLINE_WEIGHTS", "NROLLS", "EMPTY", "RUIN")}
+    swapped = _fast.PARAMS.replace("bias ruin_penalty", "ruin_penalty bias")
+    for change in ({"PARAMS": swapped}, {"NROLLS": 125}, {"RUIN": 8}):
+        with pytest.raises(RuntimeError, match="disagrees"):
+            fast.check_layout(SimpleNamespace(**(good | change)))  # type: ignore[arg-type]

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from magdagdon.ai.heuristic import HeuristicPlayer, allowed_values, board_value
-from magdagdon.ai.players import make_player
+from magdagdon.ai.registry import make_player
 from magdagdon.ai.simulate import play
 from magdagdon.engine import Board, Difficulty, Game, Phase
 

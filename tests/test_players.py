@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from magdagdon.ai.players import GreedyPlayer, RandomPlayer, make_player
+from magdagdon.ai.players import GreedyPlayer, RandomPlayer
+from magdagdon.ai.registry import make_player
 from magdagdon.ai.simulate import play
 from magdagdon.engine import Difficulty, Game, Phase, perft, score_board
 

@@ -9,6 +9,7 @@ from itertools import combinations_with_replacement
 import pytest
 from hypothesis import given, settings
 
+from magdagdon.ai.evaluator import free_results
 from magdagdon.ai.features import NAMES
 from magdagdon.ai.simulate import play
 from magdagdon.ai.strong import (
@@ -16,7 +17,6 @@ from magdagdon.ai.strong import (
     Evaluator,
     Model,
     StrongPlayer,
-    _free_results,
     load_models,
     outcomes,
     shipped_model,
@@ -48,13 +48,13 @@ def test_the_126_rolls_and_their_probabilities() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(played_boards())
-def test_free_results_are_what_every_roll_can_stage(board: Board) -> None:
+def testfree_results_are_what_every_roll_can_stage(board: Board) -> None:
     """Every staged set of any values equals the union over all rolls of staged_results."""
     union = set()
     for roll in combinations_with_replacement(range(1, 7), 4):
         for order in staged_results(board, roll, 1):
             union.add(tuple(sorted((sq, v) for v, sq in order)))
-    found = [tuple(sorted(r)) for r in _free_results(board.cells)]
+    found = [tuple(sorted(r)) for r in free_results(board.cells)]
     assert len(found) == len(set(found))
     assert set(found) == union
 

@@ -380,7 +380,7 @@ def build_parser() -> argparse.ArgumentParser:
     env_file(p)
     p.set_defaults(func=cmd_backup)
 
-    from .ai.players import PLAYERS
+    from .ai.registry import PLAYERS
 
     p = sub.add_parser("simulate", help="play many seeded games with a bot and print statistics")
     p.add_argument("--bot", choices=list(PLAYERS), default="greedy")

@@ -42,6 +42,24 @@
 #define P_RUIN_PENALTY 14
 #define P_EMPTY_IS 14 /* + k for k = 1..15 */
 
+/* The layouts as the module states them (magdagdon.ai.fast checks its packing against them
+   when it loads): the params in P_* order, and the line weights (kinds straight, four,
+   two_pairs; a line needing k = 1..4 more numbers; then the same counted by ways; then an
+   open line that can make no bonus). */
+static const char PARAM_NAMES[] =
+    "free dead tight1 tight2 tight3 allowed_value_sum frontier values_unplaceable "
+    "values_one_square empty empty_squared powers_left powers_left_x_empty bias ruin_penalty "
+    "empty_is_1 empty_is_2 empty_is_3 empty_is_4 empty_is_5 empty_is_6 empty_is_7 empty_is_8 "
+    "empty_is_9 empty_is_10 empty_is_11 empty_is_12 empty_is_13 empty_is_14 empty_is_15";
+static const char LINE_WEIGHT_NAMES[] =
+    "straight_need1 straight_need2 straight_need3 straight_need4 "
+    "four_need1 four_need2 four_need3 four_need4 "
+    "two_pairs_need1 two_pairs_need2 two_pairs_need3 two_pairs_need4 "
+    "straight_need1_ways straight_need2_ways straight_need3_ways straight_need4_ways "
+    "four_need1_ways four_need2_ways four_need3_ways four_need4_ways "
+    "two_pairs_need1_ways two_pairs_need2_ways two_pairs_need3_ways two_pairs_need4_ways "
+    "open_line_no_bonus";
+
 static const int LINES[8][4] = {
     {0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}, {12, 13, 14, 15},
     {0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
@@ -772,5 +790,18 @@ PyInit__fast(void)
     cache_values = PyMem_RawCalloc(CACHE_SIZE, sizeof(double));
     if (cache_keys == NULL || cache_values == NULL)
         return PyErr_NoMemory();
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (PyModule_AddStringConstant(m, "PARAMS", PARAM_NAMES) < 0 ||
+        PyModule_AddStringConstant(m, "LINE_WEIGHTS", LINE_WEIGHT_NAMES) < 0 ||
+        PyModule_AddIntConstant(m, "NPARAMS", NPARAMS) < 0 ||
+        PyModule_AddIntConstant(m, "NLINE_WEIGHTS", NLINE_WEIGHTS) < 0 ||
+        PyModule_AddIntConstant(m, "NROLLS", NROLLS) < 0 ||
+        PyModule_AddIntConstant(m, "EMPTY", EMPTY) < 0 ||
+        PyModule_AddIntConstant(m, "RUIN", RUIN) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

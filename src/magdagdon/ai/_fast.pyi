@@ -1,5 +1,15 @@
 """Type information of the C accelerator (see ``_fast.c`` and :mod:`magdagdon.ai.fast`)."""
 
+PARAMS: str
+"""The params' names in their packed order, space-separated."""
+LINE_WEIGHTS: str
+"""The line weights' names in their packed order, space-separated."""
+NPARAMS: int
+NLINE_WEIGHTS: int
+NROLLS: int
+EMPTY: int
+RUIN: int
+
 def line_table(line_weights: bytes, straight: int, four: int, two_pairs: int) -> bytes:
     """Every line's value, as 24**4 doubles indexed by the line's square codes."""
 

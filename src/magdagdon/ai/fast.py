@@ -2,8 +2,8 @@
 
 The C module computes the learned value of a board (:class:`~.features.LinearValue`); for
 one board, the best next afterstate of every roll (the work of one chance node of
-:meth:`~.strong.Evaluator.roll_values`); and the exact value of a board with at most four
-empty squares and no power left (:meth:`~.strong.Evaluator.value`), remembered in a cache of
+:meth:`~.evaluator.Evaluator.roll_values`); and the exact value of a board with at most four
+empty squares and no power left (:meth:`~.evaluator.Evaluator.value`), remembered in a cache of
 its own (exact values do not depend on the weights). It gives the same doubles as the
 pure-Python code, bit for bit, so a player plays the same moves with it and without it, only
 faster (the tests compare both on many boards).
@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
-from ..engine import BONUS_POINTS, RUIN_PENALTY, Bonus
+from ..engine import BONUS_POINTS, EMPTY, RUIN, RUIN_PENALTY, Bonus
 from .features import NAMES
+from .rolls import ROLLS
 
 _native: ModuleType | None
 try:
@@ -58,6 +59,40 @@ _PARAM_NAMES = (
 )
 
 
+PARAM_LAYOUT: Final = (
+    *_PARAM_NAMES,
+    "bias",
+    "ruin_penalty",
+    *(f"empty_is_{k}" for k in range(1, 16)),
+)
+"""The order :class:`NativeValue` packs the params in (the C module's ``P_*`` layout)."""
+
+
+def check_layout(module: ModuleType) -> None:
+    """Raise RuntimeError unless the C module states the layouts this module packs (its params
+    and line weights), the engine's square codes and the number of rolls: a contract between
+    two files that would otherwise fail silently, as wrong values."""
+    stated = {
+        "params": (tuple(module.PARAMS.split()), PARAM_LAYOUT),
+        "line weights": (tuple(module.LINE_WEIGHTS.split()), _LINE_NAMES),
+        "NPARAMS": (module.NPARAMS, len(PARAM_LAYOUT)),
+        "NLINE_WEIGHTS": (module.NLINE_WEIGHTS, len(_LINE_NAMES)),
+        "NROLLS": (module.NROLLS, len(ROLLS)),
+        "EMPTY": (module.EMPTY, EMPTY),
+        "RUIN": (module.RUIN, RUIN),
+    }
+    wrong = [name for name, (c, python) in stated.items() if c != python]
+    if wrong:
+        raise RuntimeError(
+            f"magdagdon.ai._fast disagrees with magdagdon.ai.fast on {', '.join(wrong)}: "
+            "rebuild the extension (pip install -e .) or update both files together"
+        )
+
+
+if _native is not None:
+    check_layout(_native)
+
+
 class NativeValue:
     """A learned value computed by the C module: the line table and the weights, packed."""
 
@@ -74,10 +109,8 @@ class NativeValue:
             BONUS_POINTS[Bonus.FOUR],
             BONUS_POINTS[Bonus.TWO_PAIRS],
         )
-        params = [w[n] for n in _PARAM_NAMES]
-        params += [float(bias), float(RUIN_PENALTY)]
-        params += [w[f"empty_is_{k}"] for k in range(1, 16)]
-        self.params = array("d", params).tobytes()
+        named = {**w, "bias": float(bias), "ruin_penalty": float(RUIN_PENALTY)}
+        self.params = array("d", [named[n] for n in PARAM_LAYOUT]).tobytes()
 
     def value(self, cells: Sequence[int], powers_left: int) -> float:
         """The learned value of a board (as :class:`~.features.LinearValue` computes it)."""
@@ -92,7 +125,7 @@ class NativeValue:
         minimum: int = 0,
         exact_empty: int = 0,
     ) -> tuple[tuple[float, ...], int]:
-        """Per roll (in :data:`~.strong.ROLLS` order): the value of its best next afterstate
+        """Per roll (in :data:`~.rolls.ROLLS` order): the value of its best next afterstate
         placing at least ``required`` dice (-inf when it cannot be placed); and the number
         of staged sets looked at. Next afterstates with 1 to ``exact_empty`` empty squares
         (at most 4, with no power left) get their :meth:`exact` value, the others their
@@ -109,4 +142,4 @@ class NativeValue:
         return result
 
 
-__all__ = ["AVAILABLE", "NativeValue"]
+__all__ = ["AVAILABLE", "PARAM_LAYOUT", "NativeValue", "check_layout"]

@@ -87,23 +87,3 @@ class GreedyPlayer:
             key=lambda order: (len(order), score_board(game.board.with_numbers(order)).total),
         )
         return staging_actions(game, best)
-
-
-PLAYERS = ("random", "greedy", "heuristic", "strong")
-
-
-def make_player(name: str, seed: int = 0) -> Player:
-    """A player by name; random choices (if any) come from ``seed``."""
-    if name == "random":
-        return RandomPlayer(random.Random(seed))
-    if name == "greedy":
-        return GreedyPlayer()
-    if name == "heuristic":
-        from .heuristic import HeuristicPlayer
-
-        return HeuristicPlayer()
-    if name == "strong":
-        from .strong import StrongPlayer
-
-        return StrongPlayer()
-    raise ValueError(f"unknown player {name!r}; known: {', '.join(PLAYERS)}")

@@ -17,7 +17,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from ..engine import Difficulty, Game, Phase
-from .players import make_player
+from .registry import make_player
 
 
 def game_seed(seed: int, index: int) -> int:

@@ -6,11 +6,11 @@ One module per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`), th
 
 from .db import Database, DatabaseTimeout
 from .errors import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
-from .games import GameRow
 from .highscores import HighScoreEntry, Scope
 from .models import GameStatus
 from .players import PlayerRow
 from .repository import Store
+from .rows import GameRow
 
 __all__ = [
     "Database",

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .games import GameRow
+from .rows import GameRow
 
 
 class GameNotFound(LookupError):

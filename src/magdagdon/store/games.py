@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, insert, or_, select, update
@@ -18,26 +16,7 @@ from .db import Database
 from .errors import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
 from .highscores import aware
 from .models import GameStatus, game_actions, games, highscores, utcnow
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """A stored game with its engine state (restored from its snapshot, or replayed)."""
-
-    id: str
-    player_id: int
-    difficulty: Difficulty
-    version: int
-    status: GameStatus
-    hints_used: int
-    created_at: datetime
-    finished_at: datetime | None
-    game: Game
-
-    @property
-    def seed(self) -> bytes:
-        """The secret seed (only for a finished game's replay)."""
-        return self.game.seed
+from .rows import GameRow
 
 
 class _Raced(Exception):

@@ -11,9 +11,10 @@ from __future__ import annotations
 from ..engine import Game
 from ..lru import LruCache
 from .db import Database
-from .games import GameRow, Games
+from .games import Games
 from .highscores import HighScores
 from .players import Players
+from .rows import GameRow
 
 
 class Store(Players, Games, HighScores):

@@ -1,0 +1,29 @@
+"""A stored game as the store hands it out (the errors name one too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..engine import Difficulty, Game
+from .models import GameStatus
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A stored game with its engine state (restored from its snapshot, or replayed)."""
+
+    id: str
+    player_id: int
+    difficulty: Difficulty
+    version: int
+    status: GameStatus
+    hints_used: int
+    created_at: datetime
+    finished_at: datetime | None
+    game: Game
+
+    @property
+    def seed(self) -> bytes:
+        """The secret seed (only for a finished game's replay)."""
+        return self.game.seed

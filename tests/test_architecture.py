@@ -1,0 +1,96 @@
+"""The layers: the import graph of ``src/magdagdon`` has no cycle, and the engine imports
+nothing but the standard library and itself (docs/design.md, "Layers")."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in SRC.rglob("*.py"):
+        if "migrations" in path.parts:  # Alembic loads these by path, not by import
+            continue
+        name = ".".join(path.relative_to(SRC).with_suffix("").parts)
+        found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Every project module's imports of project modules (at module level and inside
+    functions alike); ``from package import module`` counts as importing the module."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                if node.level:
+                    parts = package.split(".")
+                    base = parts[: len(parts) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in modules]
+                targets = subs if len(subs) == len(node.names) else [target, *subs]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The cycles a depth-first walk meets (none in an acyclic graph)."""
+    state: dict[str, int] = {}
+    path: list[str] = []
+    found: list[list[str]] = []
+
+    def walk(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                found.append([*path[path.index(nxt) :], nxt])
+            elif nxt not in state:
+                walk(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            walk(node)
+    return found
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    graph = import_graph()
+    assert "magdagdon.ai.strong" in graph and graph["magdagdon.ai.registry"]
+    assert cycles(graph) == []
+
+
+def test_the_checker_finds_a_cycle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
+
+
+def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
+    for name, path in _modules().items():
+        if not name.startswith("magdagdon.engine"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                assert node.level == 1, (name, node.module)  # within the engine
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                names = (
+                    [node.module]
+                    if isinstance(node, ast.ImportFrom)
+                    else [a.name for a in node.names]
+                )
+                for module in names:
+                    top = (module or "").split(".")[0]
+                    assert top in sys.stdlib_module_names or top == "__future__", (name, module)
