@@ -6,18 +6,15 @@ import { loadCatalog, translatePage } from "./i18n.js";
 import * as sheets from "./sheets.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
-const DIFFICULTY_KEY = "magdagdon.difficulty";
-const MOTION_KEY = "magdagdon.animations";
-const LAST_GAME_KEY = "magdagdon.lastGame";
-
 function hintKey(game) {
   return [game.id, game.turns, game.phase, game.dice.map((d) => d.value).join("")].join("|");
 }
 
 export class Controller {
-  constructor({ api, view, t, doc }) {
+  constructor({ api, view, preferences, t, doc }) {
     this.api = api;
     this.view = view;
+    this.preferences = preferences;
     this.doc = doc;
     this.t = t;
     this.game = null;
@@ -27,8 +24,8 @@ export class Controller {
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameError: "" };
     this.rulesTexts = {}; // by language
     this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
-    const saved = localStorage.getItem(MOTION_KEY);
-    this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved === "1";
+    const saved = preferences.animations();
+    this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved;
     this.applyMotion();
     // Dialogs send "close" later, as a task: by then the sheet may be open again for another
     // screen, so only a sheet that really is closed forgets its screen.
@@ -54,10 +51,10 @@ export class Controller {
         if (unreadable) this.announce(error.message); // the damaged game is set aside
         if (!(error instanceof ApiError) || !["no_current_game", "game_unreadable"].includes(error.code)) throw error;
         // After a reload on the game-over sheet, show that result again rather than a new game.
-        const last = unreadable ? null : localStorage.getItem(LAST_GAME_KEY);
+        const last = unreadable ? null : this.preferences.lastGame();
         const finished = last ? await this.api.game(last).catch(() => null) : null;
         if (finished && finished.phase === "over") this.setGame(finished);
-        else this.setGame(await this.newGame(localStorage.getItem(DIFFICULTY_KEY) || "peaceful"));
+        else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
       }
     });
   }
@@ -71,8 +68,7 @@ export class Controller {
     const wasOver = this.game && this.game.phase === "over";
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
-    localStorage.setItem(DIFFICULTY_KEY, game.difficulty);
-    localStorage.setItem(LAST_GAME_KEY, game.id);
+    this.preferences.rememberGame(game);
     this.ui.animate = this.animations ? animate : [];
     // a hint is the plan of one turn with these dice: it stays while the player follows it
     // (staging, taking back) and goes once the turn ends or the dice change
@@ -310,6 +306,7 @@ export class Controller {
   async change(name, value) {
     if (name === "language") {
       this.t = await loadCatalog(value);
+      this.preferences.setLanguage(value);
       translatePage(this.doc, this.t);
       this.render();
       if (this.screen) await this.open(this.screen); // redraw the open sheet in the new language
@@ -317,7 +314,7 @@ export class Controller {
     }
     if (name === "animations") {
       this.animations = Boolean(value);
-      localStorage.setItem(MOTION_KEY, this.animations ? "1" : "0");
+      this.preferences.setAnimations(this.animations);
       this.applyMotion();
     }
   }
