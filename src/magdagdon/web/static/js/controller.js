@@ -1,9 +1,9 @@
 // The controller: turns intents into API calls and keeps the UI's own state (what is
-// selected, which sheet is open). Every rule lives on the server; this only asks and draws.
+// selected, which sheet is open). Every rule lives on the server; this only asks, and has the
+// view draw the game, the dialogs draw the sheet and questions, and the preferences remember.
 
 import { ApiError } from "./api.js";
 import { loadCatalog, translatePage } from "./i18n.js";
-import * as sheets from "./sheets.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 function hintKey(game) {
@@ -11,9 +11,10 @@ function hintKey(game) {
 }
 
 export class Controller {
-  constructor({ api, view, preferences, t, doc }) {
+  constructor({ api, view, dialogs, preferences, t, doc }) {
     this.api = api;
     this.view = view;
+    this.dialogs = dialogs;
     this.preferences = preferences;
     this.doc = doc;
     this.t = t;
@@ -27,18 +28,7 @@ export class Controller {
     const saved = preferences.animations();
     this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved;
     this.applyMotion();
-    // Dialogs send "close" later, as a task: by then the sheet may be open again for another
-    // screen, so only a sheet that really is closed forgets its screen.
-    const sheet = doc.getElementById("sheet");
-    sheet.addEventListener("close", () => { if (!sheet.open) this.screen = null; });
-    doc.getElementById("confirm").addEventListener("close", () => this.settle(false));
-    this.answer = null;
-  }
-
-  settle(value) {
-    const answer = this.answer;
-    this.answer = null;
-    if (answer) answer(value);
+    dialogs.onSheetClosed(() => { this.screen = null; });
   }
 
   async start() {
@@ -115,23 +105,8 @@ export class Controller {
     });
   }
 
-  ask(text, yes) {
-    const dialog = this.doc.getElementById("confirm");
-    this.doc.getElementById("confirm-text").textContent = text;
-    this.doc.getElementById("confirm-yes").textContent = yes;
-    this.settle(false); // a question still open is answered "no"
-    dialog.showModal();
-    return new Promise((resolve) => { this.answer = resolve; });
-  }
-
-  closeConfirm(value) {
-    this.settle(value);
-    const dialog = this.doc.getElementById("confirm");
-    if (dialog.open) dialog.close();
-  }
-
   async askPower(what) {
-    return this.ask(this.t("power_confirm", { what, cost: this.game.next_power_cost }), this.t("use_power"));
+    return this.dialogs.ask(this.t("power_confirm", { what, cost: this.game.next_power_cost }), this.t("use_power"));
   }
 
   phaseMessage(game) {
@@ -146,8 +121,8 @@ export class Controller {
     const t = this.t;
     const game = this.game;
     switch (intent) {
-      case "confirm-yes": return this.closeConfirm(true);
-      case "confirm-no": return this.closeConfirm(false);
+      case "confirm-yes": return this.dialogs.reply(true);
+      case "confirm-no": return this.dialogs.reply(false);
       case "close": return this.close();
       case "open": return this.open(data.screen);
       case "change": return this.change(data.name, data.value);
@@ -206,7 +181,7 @@ export class Controller {
         return this.act({ type: "reroll", dice }, (g) => this.phaseMessage(g), dice);
       }
       case "accept":
-        if (!(await this.ask(t("accept_confirm"), t("accept_magdagdon")))) return;
+        if (!(await this.dialogs.ask(t("accept_confirm"), t("accept_magdagdon")))) return;
         this.ui.ruinMode = true;
         this.announce(t("choose_ruin"));
         return this.render();
@@ -292,7 +267,7 @@ export class Controller {
 
   async startNew(difficulty) {
     const game = this.game;
-    if (game && game.phase !== "over" && game.version > 0 && !(await this.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
+    if (game && game.phase !== "over" && game.version > 0 && !(await this.dialogs.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
     this.close();
     await this.run(async () => this.setGame(await this.newGame(difficulty)));
     this.announce(this.t("announce_new_game", { name: DIFFICULTY_NAMES[difficulty] }));
@@ -358,28 +333,16 @@ export class Controller {
     this.paint();
   }
 
+  // Draws the open screen, if any, from the current state: again whenever something it shows arrives.
   paint() {
     const t = this.t;
-    const build = {
-      menu: () => sheets.menu(t),
-      scores: () => sheets.scores(t, this.scores),
-      settings: () => sheets.settings(t, { difficulty: this.game && this.game.difficulty, language: t.language, animations: this.animations }),
-      rules: () => sheets.rules(t, this.rulesTexts[t.language] ?? null),
-      about: () => sheets.about(t),
-      over: () => sheets.gameOver(t, this.game),
-      review: () => sheets.review(t, this.reviewed),
-    }[this.screen];
-    if (!build) return;
-    const [title, ...content] = build();
-    const dialog = this.doc.getElementById("sheet");
-    this.doc.getElementById("sheet-title").textContent = title;
-    this.doc.getElementById("sheet-body").replaceChildren(...content.filter(Boolean));
-    if (!dialog.open) dialog.showModal();
+    this.dialogs.paintSheet(this.screen, {
+      t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, reviewed: this.reviewed, animations: this.animations,
+    });
   }
 
   close() {
-    const dialog = this.doc.getElementById("sheet");
-    if (dialog.open) dialog.close();
+    this.dialogs.closeSheet();
     this.screen = null;
   }
 }
