@@ -27,7 +27,7 @@ export class Controller {
     this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
     const saved = preferences.animations();
     this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved;
-    this.applyMotion();
+    this.view.setMotion(this.animations);
     dialogs.onSheetClosed(() => { this.screen = null; });
   }
 
@@ -38,7 +38,7 @@ export class Controller {
         this.setGame(await this.api.currentGame());
       } catch (error) {
         const unreadable = error instanceof ApiError && error.code === "game_unreadable";
-        if (unreadable) this.announce(error.message); // the damaged game is set aside
+        if (unreadable) this.view.announce(error.message); // the damaged game is set aside
         if (!(error instanceof ApiError) || !["no_current_game", "game_unreadable"].includes(error.code)) throw error;
         // After a reload on the game-over sheet, show that result again rather than a new game.
         const last = unreadable ? null : this.preferences.lastGame();
@@ -75,12 +75,6 @@ export class Controller {
     this.ui.animate = [];
   }
 
-  announce(text) {
-    const live = this.doc.getElementById("live");
-    live.textContent = "";
-    setTimeout(() => { live.textContent = text; }, 30);
-  }
-
   // Runs one request at a time; controls are disabled meanwhile, so nothing is sent twice.
   async run(work) {
     if (this.ui.busy) return;
@@ -89,7 +83,7 @@ export class Controller {
     try {
       await work();
     } catch (error) {
-      this.announce(error instanceof ApiError ? error.message : this.t("something_wrong"));
+      this.view.announce(error instanceof ApiError ? error.message : this.t("something_wrong"));
       if (error instanceof ApiError && error.status === 422 && this.game) this.setGame(await this.api.currentGame().catch(() => this.game));
     } finally {
       this.ui.busy = false;
@@ -101,7 +95,7 @@ export class Controller {
     return this.run(async () => {
       const game = await this.api.act(this.game, action);
       this.setGame(game, { animate });
-      if (message) this.announce(message(game));
+      if (message) this.view.announce(message(game));
     });
   }
 
@@ -140,7 +134,7 @@ export class Controller {
         return;
       case "die":
         this.tapDie(Number(data.die));
-        if (data.key && this.ui.selected !== null) this.doc.querySelector(`[data-square="${this.ui.focus}"]`).focus();
+        if (data.key && this.ui.selected !== null) this.view.focusSquare(this.ui.focus);
         return;
       case "square": return this.tapSquare(Number(data.square));
       case "move-focus": return this.moveFocus(data.by);
@@ -183,7 +177,7 @@ export class Controller {
       case "accept":
         if (!(await this.dialogs.ask(t("accept_confirm"), t("accept_magdagdon")))) return;
         this.ui.ruinMode = true;
-        this.announce(t("choose_ruin"));
+        this.view.announce(t("choose_ruin"));
         return this.render();
       case "ruin-cancel":
         this.ui.ruinMode = false;
@@ -204,7 +198,7 @@ export class Controller {
       if (this.game !== game) return; // the game moved on meanwhile
       this.ui.hint = { ...hint, key: hintKey(game) };
       this.game = { ...game, hints_used: hint.hints_used };
-      this.announce(`${this.t("hint")}: ${this.view.describePlan(this.t, hint, game)}`);
+      this.view.announce(`${this.t("hint")}: ${this.view.describePlan(this.t, hint, game)}`);
     });
   }
 
@@ -233,7 +227,7 @@ export class Controller {
     this.ui.selected = this.ui.selected === i ? null : i;
     if (this.ui.selected !== null) {
       const n = die.legal_cells.length;
-      this.announce(this.t("announce_selected", { n, die: i + 1, value: die.value }));
+      this.view.announce(this.t("announce_selected", { n, die: i + 1, value: die.value }));
       if (n) this.ui.focus = die.legal_cells[0];
     }
     this.render();
@@ -253,7 +247,7 @@ export class Controller {
       this.ui.selected = null;
       return this.act({ type: "stage", die: i, cell: sq }, (g) => (g.dead_end ? this.t("dead_end") : this.t("announce_staged", { value: game.dice[i].value })));
     }
-    if (i === null && game.phase === "place") this.announce(this.t("select_die_first"));
+    if (i === null && game.phase === "place") this.view.announce(this.t("select_die_first"));
     this.render();
   }
 
@@ -262,7 +256,7 @@ export class Controller {
     const c = Math.min(3, Math.max(0, (this.ui.focus % 4) + dc));
     this.ui.focus = 4 * r + c;
     this.render();
-    this.doc.querySelector(`[data-square="${this.ui.focus}"]`).focus();
+    this.view.focusSquare(this.ui.focus);
   }
 
   async startNew(difficulty) {
@@ -270,7 +264,7 @@ export class Controller {
     if (game && game.phase !== "over" && game.version > 0 && !(await this.dialogs.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
     this.close();
     await this.run(async () => this.setGame(await this.newGame(difficulty)));
-    this.announce(this.t("announce_new_game", { name: DIFFICULTY_NAMES[difficulty] }));
+    this.view.announce(this.t("announce_new_game", { name: DIFFICULTY_NAMES[difficulty] }));
   }
 
   async changeDifficulty(difficulty) {
@@ -290,12 +284,8 @@ export class Controller {
     if (name === "animations") {
       this.animations = Boolean(value);
       this.preferences.setAnimations(this.animations);
-      this.applyMotion();
+      this.view.setMotion(this.animations);
     }
-  }
-
-  applyMotion() {
-    this.doc.documentElement.classList.toggle("no-motion", !this.animations);
   }
 
   async saveName(name) {
@@ -303,7 +293,7 @@ export class Controller {
       const me = await this.api.setName(name);
       this.scores.name = me.name;
       this.scores.nameError = "";
-      this.announce(this.t("name_saved"));
+      this.view.announce(this.t("name_saved"));
     } catch (error) {
       this.scores.nameError = error instanceof ApiError ? error.message : this.t("something_wrong");
     }

@@ -317,6 +317,23 @@ export class View {
     }
   }
 
+  // Says the text to screen readers; the live region is emptied first so that the same words
+  // are said again.
+  announce(text) {
+    const live = this.$("live");
+    live.textContent = "";
+    setTimeout(() => { live.textContent = text; }, 30);
+  }
+
+  focusSquare(square) {
+    this.squares[square].focus();
+  }
+
+  // The page's animations on or off (CSS: .no-motion on <html>, so the dialogs follow too).
+  setMotion(on) {
+    this.root.ownerDocument.documentElement.classList.toggle("no-motion", !on);
+  }
+
   describePlan(t, hint, game) {
     return describePlan(t, hint, game);
   }
