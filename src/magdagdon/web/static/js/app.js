@@ -1,18 +1,24 @@
-// Composition root: the API, the translations, the renderer and the input, wired together.
+// Composition root: the API, the translations, the preferences, the renderer, the dialogs and the
+// input, wired together.
 import { Api } from "./api.js";
 import { Controller } from "./controller.js";
+import { Dialogs } from "./dialogs.js";
 import { chooseLanguage, loadCatalog } from "./i18n.js";
 import { bindInput } from "./input.js";
+import { Preferences } from "./preferences.js";
 import { View } from "./view.js";
 
 const connection = document.getElementById("connection");
-const t = await loadCatalog(chooseLanguage());
+const preferences = new Preferences(localStorage);
+const t = await loadCatalog(chooseLanguage(preferences.language()));
+preferences.setLanguage(t.language);
 const api = new Api({
   onConnection: (ok) => {
     connection.hidden = ok;
     connection.textContent = controller.t("connection_lost");
   },
 });
-const controller = new Controller({ api, view: new View(document.getElementById("app")), t, doc: document });
+const view = new View(document.getElementById("app"));
+const controller = new Controller({ api, view, dialogs: new Dialogs(document), preferences, t, doc: document });
 bindInput(document, (intent, data) => controller.dispatch(intent, data));
 await controller.start();

@@ -1,23 +1,21 @@
 // The controller: turns intents into API calls and keeps the UI's own state (what is
-// selected, which sheet is open). Every rule lives on the server; this only asks and draws.
+// selected, which sheet is open). Every rule lives on the server; this only asks, and has the
+// view draw the game, the dialogs draw the sheet and questions, and the preferences remember.
 
 import { ApiError } from "./api.js";
 import { loadCatalog, translatePage } from "./i18n.js";
-import * as sheets from "./sheets.js";
 import { DIFFICULTY_NAMES } from "./view.js";
-
-const DIFFICULTY_KEY = "magdagdon.difficulty";
-const MOTION_KEY = "magdagdon.animations";
-const LAST_GAME_KEY = "magdagdon.lastGame";
 
 function hintKey(game) {
   return [game.id, game.turns, game.phase, game.dice.map((d) => d.value).join("")].join("|");
 }
 
 export class Controller {
-  constructor({ api, view, t, doc }) {
+  constructor({ api, view, dialogs, preferences, t, doc }) {
     this.api = api;
     this.view = view;
+    this.dialogs = dialogs;
+    this.preferences = preferences;
     this.doc = doc;
     this.t = t;
     this.game = null;
@@ -27,21 +25,10 @@ export class Controller {
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameError: "" };
     this.rulesTexts = {}; // by language
     this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
-    const saved = localStorage.getItem(MOTION_KEY);
-    this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved === "1";
-    this.applyMotion();
-    // Dialogs send "close" later, as a task: by then the sheet may be open again for another
-    // screen, so only a sheet that really is closed forgets its screen.
-    const sheet = doc.getElementById("sheet");
-    sheet.addEventListener("close", () => { if (!sheet.open) this.screen = null; });
-    doc.getElementById("confirm").addEventListener("close", () => this.settle(false));
-    this.answer = null;
-  }
-
-  settle(value) {
-    const answer = this.answer;
-    this.answer = null;
-    if (answer) answer(value);
+    const saved = preferences.animations();
+    this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved;
+    this.view.setMotion(this.animations);
+    dialogs.onSheetClosed(() => { this.screen = null; });
   }
 
   async start() {
@@ -51,13 +38,13 @@ export class Controller {
         this.setGame(await this.api.currentGame());
       } catch (error) {
         const unreadable = error instanceof ApiError && error.code === "game_unreadable";
-        if (unreadable) this.announce(error.message); // the damaged game is set aside
+        if (unreadable) this.view.announce(error.message); // the damaged game is set aside
         if (!(error instanceof ApiError) || !["no_current_game", "game_unreadable"].includes(error.code)) throw error;
         // After a reload on the game-over sheet, show that result again rather than a new game.
-        const last = unreadable ? null : localStorage.getItem(LAST_GAME_KEY);
+        const last = unreadable ? null : this.preferences.lastGame();
         const finished = last ? await this.api.game(last).catch(() => null) : null;
         if (finished && finished.phase === "over") this.setGame(finished);
-        else this.setGame(await this.newGame(localStorage.getItem(DIFFICULTY_KEY) || "peaceful"));
+        else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
       }
     });
   }
@@ -71,8 +58,7 @@ export class Controller {
     const wasOver = this.game && this.game.phase === "over";
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
-    localStorage.setItem(DIFFICULTY_KEY, game.difficulty);
-    localStorage.setItem(LAST_GAME_KEY, game.id);
+    this.preferences.rememberGame(game);
     this.ui.animate = this.animations ? animate : [];
     // a hint is the plan of one turn with these dice: it stays while the player follows it
     // (staging, taking back) and goes once the turn ends or the dice change
@@ -89,12 +75,6 @@ export class Controller {
     this.ui.animate = [];
   }
 
-  announce(text) {
-    const live = this.doc.getElementById("live");
-    live.textContent = "";
-    setTimeout(() => { live.textContent = text; }, 30);
-  }
-
   // Runs one request at a time; controls are disabled meanwhile, so nothing is sent twice.
   async run(work) {
     if (this.ui.busy) return;
@@ -103,7 +83,7 @@ export class Controller {
     try {
       await work();
     } catch (error) {
-      this.announce(error instanceof ApiError ? error.message : this.t("something_wrong"));
+      this.view.announce(error instanceof ApiError ? error.message : this.t("something_wrong"));
       if (error instanceof ApiError && error.status === 422 && this.game) this.setGame(await this.api.currentGame().catch(() => this.game));
     } finally {
       this.ui.busy = false;
@@ -115,27 +95,12 @@ export class Controller {
     return this.run(async () => {
       const game = await this.api.act(this.game, action);
       this.setGame(game, { animate });
-      if (message) this.announce(message(game));
+      if (message) this.view.announce(message(game));
     });
   }
 
-  ask(text, yes) {
-    const dialog = this.doc.getElementById("confirm");
-    this.doc.getElementById("confirm-text").textContent = text;
-    this.doc.getElementById("confirm-yes").textContent = yes;
-    this.settle(false); // a question still open is answered "no"
-    dialog.showModal();
-    return new Promise((resolve) => { this.answer = resolve; });
-  }
-
-  closeConfirm(value) {
-    this.settle(value);
-    const dialog = this.doc.getElementById("confirm");
-    if (dialog.open) dialog.close();
-  }
-
   async askPower(what) {
-    return this.ask(this.t("power_confirm", { what, cost: this.game.next_power_cost }), this.t("use_power"));
+    return this.dialogs.ask(this.t("power_confirm", { what, cost: this.game.next_power_cost }), this.t("use_power"));
   }
 
   phaseMessage(game) {
@@ -150,8 +115,8 @@ export class Controller {
     const t = this.t;
     const game = this.game;
     switch (intent) {
-      case "confirm-yes": return this.closeConfirm(true);
-      case "confirm-no": return this.closeConfirm(false);
+      case "confirm-yes": return this.dialogs.reply(true);
+      case "confirm-no": return this.dialogs.reply(false);
       case "close": return this.close();
       case "open": return this.open(data.screen);
       case "change": return this.change(data.name, data.value);
@@ -169,7 +134,7 @@ export class Controller {
         return;
       case "die":
         this.tapDie(Number(data.die));
-        if (data.key && this.ui.selected !== null) this.doc.querySelector(`[data-square="${this.ui.focus}"]`).focus();
+        if (data.key && this.ui.selected !== null) this.view.focusSquare(this.ui.focus);
         return;
       case "square": return this.tapSquare(Number(data.square));
       case "move-focus": return this.moveFocus(data.by);
@@ -210,9 +175,9 @@ export class Controller {
         return this.act({ type: "reroll", dice }, (g) => this.phaseMessage(g), dice);
       }
       case "accept":
-        if (!(await this.ask(t("accept_confirm"), t("accept_magdagdon")))) return;
+        if (!(await this.dialogs.ask(t("accept_confirm"), t("accept_magdagdon")))) return;
         this.ui.ruinMode = true;
-        this.announce(t("choose_ruin"));
+        this.view.announce(t("choose_ruin"));
         return this.render();
       case "ruin-cancel":
         this.ui.ruinMode = false;
@@ -233,7 +198,7 @@ export class Controller {
       if (this.game !== game) return; // the game moved on meanwhile
       this.ui.hint = { ...hint, key: hintKey(game) };
       this.game = { ...game, hints_used: hint.hints_used };
-      this.announce(`${this.t("hint")}: ${this.view.describePlan(this.t, hint, game)}`);
+      this.view.announce(`${this.t("hint")}: ${this.view.describePlan(this.t, hint, game)}`);
     });
   }
 
@@ -262,7 +227,7 @@ export class Controller {
     this.ui.selected = this.ui.selected === i ? null : i;
     if (this.ui.selected !== null) {
       const n = die.legal_cells.length;
-      this.announce(this.t("announce_selected", { n, die: i + 1, value: die.value }));
+      this.view.announce(this.t("announce_selected", { n, die: i + 1, value: die.value }));
       if (n) this.ui.focus = die.legal_cells[0];
     }
     this.render();
@@ -282,7 +247,7 @@ export class Controller {
       this.ui.selected = null;
       return this.act({ type: "stage", die: i, cell: sq }, (g) => (g.dead_end ? this.t("dead_end") : this.t("announce_staged", { value: game.dice[i].value })));
     }
-    if (i === null && game.phase === "place") this.announce(this.t("select_die_first"));
+    if (i === null && game.phase === "place") this.view.announce(this.t("select_die_first"));
     this.render();
   }
 
@@ -291,15 +256,15 @@ export class Controller {
     const c = Math.min(3, Math.max(0, (this.ui.focus % 4) + dc));
     this.ui.focus = 4 * r + c;
     this.render();
-    this.doc.querySelector(`[data-square="${this.ui.focus}"]`).focus();
+    this.view.focusSquare(this.ui.focus);
   }
 
   async startNew(difficulty) {
     const game = this.game;
-    if (game && game.phase !== "over" && game.version > 0 && !(await this.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
+    if (game && game.phase !== "over" && game.version > 0 && !(await this.dialogs.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
     this.close();
     await this.run(async () => this.setGame(await this.newGame(difficulty)));
-    this.announce(this.t("announce_new_game", { name: DIFFICULTY_NAMES[difficulty] }));
+    this.view.announce(this.t("announce_new_game", { name: DIFFICULTY_NAMES[difficulty] }));
   }
 
   async changeDifficulty(difficulty) {
@@ -310,6 +275,7 @@ export class Controller {
   async change(name, value) {
     if (name === "language") {
       this.t = await loadCatalog(value);
+      this.preferences.setLanguage(value);
       translatePage(this.doc, this.t);
       this.render();
       if (this.screen) await this.open(this.screen); // redraw the open sheet in the new language
@@ -317,13 +283,9 @@ export class Controller {
     }
     if (name === "animations") {
       this.animations = Boolean(value);
-      localStorage.setItem(MOTION_KEY, this.animations ? "1" : "0");
-      this.applyMotion();
+      this.preferences.setAnimations(this.animations);
+      this.view.setMotion(this.animations);
     }
-  }
-
-  applyMotion() {
-    this.doc.documentElement.classList.toggle("no-motion", !this.animations);
   }
 
   async saveName(name) {
@@ -331,7 +293,7 @@ export class Controller {
       const me = await this.api.setName(name);
       this.scores.name = me.name;
       this.scores.nameError = "";
-      this.announce(this.t("name_saved"));
+      this.view.announce(this.t("name_saved"));
     } catch (error) {
       this.scores.nameError = error instanceof ApiError ? error.message : this.t("something_wrong");
     }
@@ -361,28 +323,16 @@ export class Controller {
     this.paint();
   }
 
+  // Draws the open screen, if any, from the current state: again whenever something it shows arrives.
   paint() {
     const t = this.t;
-    const build = {
-      menu: () => sheets.menu(t),
-      scores: () => sheets.scores(t, this.scores),
-      settings: () => sheets.settings(t, { difficulty: this.game && this.game.difficulty, language: t.language, animations: this.animations }),
-      rules: () => sheets.rules(t, this.rulesTexts[t.language] ?? null),
-      about: () => sheets.about(t),
-      over: () => sheets.gameOver(t, this.game),
-      review: () => sheets.review(t, this.reviewed),
-    }[this.screen];
-    if (!build) return;
-    const [title, ...content] = build();
-    const dialog = this.doc.getElementById("sheet");
-    this.doc.getElementById("sheet-title").textContent = title;
-    this.doc.getElementById("sheet-body").replaceChildren(...content.filter(Boolean));
-    if (!dialog.open) dialog.showModal();
+    this.dialogs.paintSheet(this.screen, {
+      t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, reviewed: this.reviewed, animations: this.animations,
+    });
   }
 
   close() {
-    const dialog = this.doc.getElementById("sheet");
-    if (dialog.open) dialog.close();
+    this.dialogs.closeSheet();
     this.screen = null;
   }
 }

@@ -1,10 +1,9 @@
-// Translations: one JSON catalog per language, chosen from the browser and remembered.
+// Translations: one JSON catalog per language, chosen from the browser (preferences.js remembers it).
 
 export const LANGUAGES = ["en", "et", "sv"];
-const STORAGE_KEY = "magdagdon.language";
 
-export function chooseLanguage() {
-  const saved = localStorage.getItem(STORAGE_KEY);
+// The language saved before if there is one, else the browser's first that has a catalog.
+export function chooseLanguage(saved) {
   if (LANGUAGES.includes(saved)) return saved;
   for (const wanted of navigator.languages || [navigator.language || "en"]) {
     const base = wanted.toLowerCase().split("-")[0];
@@ -16,7 +15,6 @@ export function chooseLanguage() {
 export async function loadCatalog(language) {
   const response = await fetch(`/i18n/${language}.json`);
   const catalog = await response.json();
-  localStorage.setItem(STORAGE_KEY, language);
   document.documentElement.lang = language;
   return translator(catalog, language);
 }

@@ -1,21 +1,8 @@
 // The screens shown in the sheet: menu, high scores, settings, rules, about, game over.
 // Each builds its content from data it is given; text from people is set as text, never HTML.
 
+import { button, el } from "./dom.js";
 import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("data-") || k.startsWith("aria-") || k === "for") node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-const button = (intent, text, attrs = {}) => el("button", { type: "button", class: "button", "data-intent": intent, text, ...attrs });
 
 export function menu(t) {
   return [t("menu"), el("div", { class: "menu-list" },

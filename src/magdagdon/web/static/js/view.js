@@ -1,6 +1,8 @@
 // The renderer: render(state) draws the server's game view and the UI selection. It changes
 // no state and holds no rules: what is legal, enabled and scored all comes from the view.
 
+import { button, el, replayAnimation } from "./dom.js";
+
 const PIPS = {
   1: [[50, 50]],
   2: [[28, 28], [72, 72]],
@@ -42,22 +44,6 @@ function ruinIcon() {
   path.setAttribute("stroke-linejoin", "round");
   svg.append(path);
   return svg;
-}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k.startsWith("data-")) node.setAttribute(k, v);
-    else node[k] = v;
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
-
-function button(intent, label, extra = {}) {
-  return el("button", { type: "button", class: "button", "data-intent": intent, text: label, ...extra });
 }
 
 export const DIFFICULTY_NAMES = { peaceful: "PEACEFUL", survival: "SURVIVAL", nightmare: "NIGHTMARE" };
@@ -206,11 +192,7 @@ export class View {
     }
     node.setAttribute("aria-label", `${label}: ${line.sum}${badge ? `, ${badge}` : ""}`);
     node.setAttribute("role", "note");
-    if (completedNow) {
-      node.classList.remove("line-done");
-      void node.offsetWidth;
-      node.classList.add("line-done");
-    }
+    if (completedNow) replayAnimation(node, "line-done");
   }
 
   renderTurn({ game, ui, t }) {
@@ -268,11 +250,7 @@ export class View {
       if (node.dataset.value !== String(d.value) || ui.animate.includes(i)) {
         node.dataset.value = String(d.value);
         node.replaceChildren(dieFace(d.value));
-        if (ui.animate.includes(i)) {
-          node.classList.remove("rolling");
-          void node.offsetWidth;
-          node.classList.add("rolling");
-        }
+        if (ui.animate.includes(i)) replayAnimation(node, "rolling");
       }
       const inTray = d.cell === null;
       node.classList.toggle("selected", ui.selected === i && !ui.reroll);
@@ -339,14 +317,28 @@ export class View {
     }
   }
 
+  // Says the text to screen readers; the live region is emptied first so that the same words
+  // are said again.
+  announce(text) {
+    const live = this.$("live");
+    live.textContent = "";
+    setTimeout(() => { live.textContent = text; }, 30);
+  }
+
+  focusSquare(square) {
+    this.squares[square].focus();
+  }
+
+  // The page's animations on or off (CSS: .no-motion on <html>, so the dialogs follow too).
+  setMotion(on) {
+    this.root.ownerDocument.documentElement.classList.toggle("no-motion", !on);
+  }
+
   describePlan(t, hint, game) {
     return describePlan(t, hint, game);
   }
 
   shake() {
-    const board = this.$("board");
-    board.classList.remove("shake");
-    void board.offsetWidth;
-    board.classList.add("shake");
+    replayAnimation(this.$("board"), "shake");
   }
 }

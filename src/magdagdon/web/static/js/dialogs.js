@@ -1,0 +1,70 @@
+// The two dialogs over the game, index.html's <dialog id="sheet"> and <dialog id="confirm">: the
+// sheet shows one screen (menu, high scores, settings, rules, about, game over, review) built by
+// sheets.js, the question asks yes or no. Both open with showModal(), so the browser keeps focus
+// inside, closes them on Escape and gives focus back to what had it before. Which screen is open
+// is the controller's state; this only paints the dialogs and reports that the sheet closed.
+
+import * as sheets from "./sheets.js";
+
+// screen → [title, ...content] from what the controller knows
+const SCREENS = {
+  menu: ({ t }) => sheets.menu(t),
+  scores: ({ t, scores }) => sheets.scores(t, scores),
+  settings: ({ t, game, animations }) => sheets.settings(t, { difficulty: game && game.difficulty, language: t.language, animations }),
+  rules: ({ t, rules }) => sheets.rules(t, rules),
+  about: ({ t }) => sheets.about(t),
+  over: ({ t, game }) => sheets.gameOver(t, game),
+  review: ({ t, reviewed }) => sheets.review(t, reviewed),
+};
+
+export class Dialogs {
+  constructor(doc) {
+    this.doc = doc;
+    this.sheet = doc.getElementById("sheet");
+    this.question = doc.getElementById("confirm");
+    this.answer = null; // resolves the question's promise while it is open
+    this.question.addEventListener("close", () => this.settle(false));
+  }
+
+  // Dialogs send "close" later, as a task: by then the sheet may be open again for another
+  // screen, so only a sheet that really is closed is reported.
+  onSheetClosed(callback) {
+    this.sheet.addEventListener("close", () => { if (!this.sheet.open) callback(); });
+  }
+
+  // Draws the screen into the sheet, opening it if it is closed. state: {t, game, scores, rules
+  // (the rules text in t's language, null until loaded), reviewed, animations}.
+  paintSheet(screen, state) {
+    const build = SCREENS[screen];
+    if (!build) return;
+    const [title, ...content] = build(state);
+    this.doc.getElementById("sheet-title").textContent = title;
+    this.doc.getElementById("sheet-body").replaceChildren(...content.filter(Boolean));
+    if (!this.sheet.open) this.sheet.showModal();
+  }
+
+  closeSheet() {
+    if (this.sheet.open) this.sheet.close();
+  }
+
+  // Asks a yes/no question; the promise gives true for yes. A question still open is answered no.
+  ask(text, yes) {
+    this.doc.getElementById("confirm-text").textContent = text;
+    this.doc.getElementById("confirm-yes").textContent = yes;
+    this.settle(false);
+    this.question.showModal();
+    return new Promise((resolve) => { this.answer = resolve; });
+  }
+
+  // The player's answer (the question's buttons); closing it otherwise (Escape) answers no.
+  reply(value) {
+    this.settle(value);
+    if (this.question.open) this.question.close();
+  }
+
+  settle(value) {
+    const answer = this.answer;
+    this.answer = null;
+    if (answer) answer(value);
+  }
+}

@@ -1,0 +1,46 @@
+// What this browser remembers between visits, and the one place that touches localStorage:
+// the language, whether to animate, the difficulty of the last game (for the next new game) and
+// the id of the last game (to show a finished game's result again after a reload).
+
+const LANGUAGE_KEY = "magdagdon.language";
+const MOTION_KEY = "magdagdon.animations";
+const DIFFICULTY_KEY = "magdagdon.difficulty";
+const LAST_GAME_KEY = "magdagdon.lastGame";
+
+export class Preferences {
+  constructor(storage) {
+    this.storage = storage;
+  }
+
+  language() {
+    return this.storage.getItem(LANGUAGE_KEY);
+  }
+
+  setLanguage(language) {
+    this.storage.setItem(LANGUAGE_KEY, language);
+  }
+
+  // true or false once the player has chosen in the settings, null before
+  animations() {
+    const saved = this.storage.getItem(MOTION_KEY);
+    return saved === null ? null : saved === "1";
+  }
+
+  setAnimations(on) {
+    this.storage.setItem(MOTION_KEY, on ? "1" : "0");
+  }
+
+  difficulty() {
+    return this.storage.getItem(DIFFICULTY_KEY);
+  }
+
+  lastGame() {
+    return this.storage.getItem(LAST_GAME_KEY);
+  }
+
+  // Every game shown is remembered: its difficulty is the next new game's, its id is reopened.
+  rememberGame(game) {
+    this.storage.setItem(DIFFICULTY_KEY, game.difficulty);
+    this.storage.setItem(LAST_GAME_KEY, game.id);
+  }
+}
