@@ -10,6 +10,7 @@ from sqlalchemy import create_engine, text
 
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
+from magdagdon.web.schemas import NAME_MAX
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def client(settings: Settings) -> Iterator[TestClient]:
 
 def test_first_visit_creates_a_player_and_the_cookie_recognises_them(client: TestClient) -> None:
     r = client.get("/api/players/me")
-    assert r.status_code == 200 and r.json() == {"name": None}
+    assert r.status_code == 200 and r.json() == {"name": None, "name_max": NAME_MAX}
     token = r.cookies["magdagdon_player"]
     assert len(token) >= 40
     r = client.get("/api/players/me")
@@ -54,8 +55,8 @@ def test_unknown_or_oversized_cookie_gets_a_new_player(client: TestClient) -> No
 )
 def test_valid_names(client: TestClient, name: str, stored: str) -> None:
     r = client.put("/api/players/me", json={"name": name})
-    assert r.status_code == 200 and r.json() == {"name": stored}
-    assert client.get("/api/players/me").json() == {"name": stored}
+    assert r.status_code == 200 and r.json() == {"name": stored, "name_max": NAME_MAX}
+    assert client.get("/api/players/me").json() == {"name": stored, "name_max": NAME_MAX}
 
 
 @pytest.mark.parametrize(
@@ -66,7 +67,7 @@ def test_invalid_names_are_422_and_change_nothing(client: TestClient, name: str)
     client.put("/api/players/me", json={"name": "Before"})
     r = client.put("/api/players/me", json={"name": name})
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
-    assert client.get("/api/players/me").json() == {"name": "Before"}
+    assert client.get("/api/players/me").json() == {"name": "Before", "name_max": NAME_MAX}
 
 
 def test_secure_cookie_behind_https(database_url: str) -> None:

@@ -219,9 +219,11 @@ class GameView(BaseModel):
     dead_end: bool = Field(description="The staged dice block the minimum: take some back (R7).")
     powers_left: int
     powers_used: int
+    powers_total: int = Field(description="The difficulty's Majda Powers (0 in NIGHTMARE).")
     power_penalty: int
     next_power_cost: int | None
     can_use_power: bool
+    ruin_penalty: int = Field(description="The points each RUIN costs.")
     rescues: list[Rescue] = Field(description="In MAGDAGDON: adjustments that rescue the roll.")
     ruin_choices: list[int] = Field(description="In MAGDAGDON: squares that may become the RUIN.")
     turns: int
@@ -326,6 +328,7 @@ class PlayerView(BaseModel):
     """The current player."""
 
     name: str | None
+    name_max: int = Field(default=NAME_MAX, description="The longest name the tables take.")
 
 
 class Health(BaseModel):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine import Phase
+from ..engine import RUIN_PENALTY, Phase
 from ..store import GameRow, GameStatus
 from .schemas import DieView, GameView, Places, Rescue, ScoreView
 
@@ -48,7 +48,9 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         dead_end=acting and game.dead_end,
         powers_left=game.powers_left,
         powers_used=game.powers_used,
+        powers_total=game.difficulty.powers,
         power_penalty=game.power_penalty,
+        ruin_penalty=RUIN_PENALTY,
         next_power_cost=game.next_power_cost,
         can_use_power=power_phase,
         rescues=[Rescue(die=i, delta=d) for i, d in game.rescuing_adjustments()]

@@ -22,7 +22,7 @@ export class Controller {
     this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [], hint: null };
     this.reviewed = { id: null, review: null, error: "" };
     this.screen = null;
-    this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameError: "" };
+    this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameMax: null, nameError: "" };
     this.rulesTexts = {}; // by language
     this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
     const saved = preferences.animations();
@@ -175,7 +175,7 @@ export class Controller {
         return this.act({ type: "reroll", dice }, (g) => this.phaseMessage(g), dice);
       }
       case "accept":
-        if (!(await this.dialogs.ask(t("accept_confirm"), t("accept_magdagdon")))) return;
+        if (!(await this.dialogs.ask(t("accept_confirm", { points: this.game.ruin_penalty }), t("accept_magdagdon")))) return;
         this.ui.ruinMode = true;
         this.view.announce(t("choose_ruin"));
         return this.render();
@@ -306,6 +306,7 @@ export class Controller {
     const [table, me] = await Promise.all([this.api.highscores(this.scores.difficulty, this.scores.scope), this.api.me()]);
     this.scores.table = table;
     if (!this.scores.nameError) this.scores.name = me.name || "";
+    this.scores.nameMax = me.name_max;
     this.paint();
   }
 

@@ -14,7 +14,7 @@ export function menu(t) {
   )];
 }
 
-export function scores(t, { difficulty, scope, table, name, nameError }) {
+export function scores(t, { difficulty, scope, table, name, nameMax, nameError }) {
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
       button("scores-difficulty", label, { "data-difficulty": key, "aria-pressed": String(key === difficulty) })));
@@ -41,7 +41,8 @@ export function scores(t, { difficulty, scope, table, name, nameError }) {
     body = el("table", {}, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
-  const input = el("input", { id: "name-input", name: "name", maxLength: 24, autocomplete: "nickname", value: name || "" });
+  const limit = nameMax ? { maxLength: nameMax } : {}; // the server's limit, once it is known
+  const input = el("input", { id: "name-input", name: "name", ...limit, autocomplete: "nickname", value: name || "" });
   const form = el("form", { class: "row", "data-form": "name" },
     el("div", { class: "field" }, el("label", { for: "name-input", text: t("your_name") }), input),
     el("button", { type: "submit", class: "button", text: t("save") }));
@@ -103,7 +104,7 @@ export function gameOver(t, game) {
       row(t("base"), String(s.base)),
       ...lines.map(([label, l]) => row(`${label}: ${bonusText(t, l)}`, `+${l.bonus_points}`)),
       row(t("ruins_n", { n: s.ruins }), `−${s.ruin_penalty}`),
-      game.difficulty === "nightmare" ? null : row(t("powers_used_n", { n: game.powers_used }), `−${s.power_penalty}`),
+      game.powers_total === 0 ? null : row(t("powers_used_n", { n: game.powers_used }), `−${s.power_penalty}`),
       row(t("total"), String(s.total))));
   const places = game.places
     ? el("p", { text: t("places", { all: game.places.all, me: game.places.me, name: DIFFICULTY_NAMES[game.difficulty] }) })

@@ -308,7 +308,7 @@ export class View {
     } else if (game.phase === "magdagdon") {
       row.replaceChildren(ui.ruinMode
         ? button("ruin-cancel", t("cancel"), { disabled: busy })
-        : button("accept", `${t("accept_magdagdon")} (−15)`, { className: "button danger", disabled: busy }));
+        : button("accept", `${t("accept_magdagdon")} (−${game.ruin_penalty})`, { className: "button danger", disabled: busy }));
     } else {
       row.replaceChildren(
         button("open", t("result"), { "data-screen": "over" }),
