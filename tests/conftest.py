@@ -1,40 +1,37 @@
-"""Fixtures for the server tests: a database per test on SQLite, and on PostgreSQL when
-``MAGDAGDON_TEST_DATABASE_URL`` is set (``.ci/run`` sets it; without it those runs skip)."""
+"""Fixtures shared by the test packages: a database per test on SQLite, and on PostgreSQL when
+``MAGDAGDON_TEST_DATABASE_URL`` is set (``.ci/run`` sets it; without it those runs skip); the
+browser and a live server for the browser tests.
+
+Heavy imports (SQLAlchemy, the server, Playwright) happen inside the fixtures, so the engine's
+and the AI's tests import none of them and run without the server's dependencies installed.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
-from magdagdon.settings import Settings
+if TYPE_CHECKING:
+    from magdagdon.settings import Settings
 
 PG_ENV = "MAGDAGDON_TEST_DATABASE_URL"
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
 def postgres_server_url() -> Iterator[str]:
     """A fresh PostgreSQL database for this test session, dropped at the end."""
-    from .utils.pg import temporary_database
-
     base = os.environ.get(PG_ENV)
     if not base:
         pytest.skip(f"{PG_ENV} is not set")
+    from .utils.pg import temporary_database
+
     with temporary_database(base) as url:
         yield url
-
-
-def _truncate(url: str) -> None:
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        exists = conn.execute(text("SELECT to_regclass('public.games')")).scalar()
-        if exists:
-            conn.execute(text("TRUNCATE highscores, games, players RESTART IDENTITY CASCADE"))
-    engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -42,24 +39,25 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database: a new SQLite file, or the session's PostgreSQL database emptied."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'magdagdon.db'}"
+    from .utils.pg import truncate
+
     url: str = request.getfixturevalue("postgres_server_url")
-    _truncate(url)
+    truncate(url)
     return url
 
 
 @pytest.fixture
 def settings(database_url: str) -> Settings:
-    """Settings for a test server: its own database, test seeds allowed, no rate limits
-    (tests act far faster than people; tests/test_api_limits.py checks the limits)."""
+    """Settings for a test server: its own database, test seeds allowed (and scored), no rate
+    limits (tests act far faster than people; tests/api/test_api_hardening.py checks them)."""
+    from magdagdon.settings import Settings
+
     return Settings(
         database_url=database_url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False
     )
 
 
 # --- browser tests -----------------------------------------------------------------------------
-
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(os.environ.get("MAGDAGDON_SCREENSHOTS", "test-artifacts/screenshots"))
 
 
 @pytest.fixture(scope="session")
@@ -107,11 +105,3 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, errors
-
-
-def screenshot(page: Any, name: str) -> Path:
-    """Save a screenshot under the screenshots folder; its path."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path

@@ -94,3 +94,24 @@ def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
                 for module in names:
                     top = (module or "").split(".")[0]
                     assert top in sys.stdlib_module_names or top == "__future__", (name, module)
+
+
+def test_the_engine_and_ai_tests_need_no_server_dependency() -> None:
+    """Collecting the engine's and the AI's tests imports none of the server's libraries:
+    they run where only the engine is installed (as a bot writer has it)."""
+    import subprocess
+
+    code = (
+        "import sys, pytest\n"
+        "code = pytest.main(['--collect-only', '-q', '-p', 'no:cacheprovider', "
+        "'tests/engine', 'tests/ai'])\n"
+        "heavy = [m for m in ('sqlalchemy', 'fastapi', 'pydantic', 'starlette', 'alembic', "
+        "'playwright', 'uvicorn') if m in sys.modules]\n"
+        "print('HEAVY', *heavy)\n"
+        "sys.exit(code)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=SRC.parent, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "HEAVY"

@@ -23,3 +23,13 @@ def temporary_database(server_url: str, prefix: str = "magdagdon_test") -> Itera
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+def truncate(url: str) -> None:
+    """Empty the game's tables of a PostgreSQL database (if they exist), ids from 1 again."""
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        exists = conn.execute(text("SELECT to_regclass('public.games')")).scalar()
+        if exists:
+            conn.execute(text("TRUNCATE highscores, games, players RESTART IDENTITY CASCADE"))
+    engine.dispose()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page
@@ -96,3 +98,14 @@ class UiPlayer:
             kinds.append(action["type"])
             view = self.perform(action)
         return view, kinds
+
+
+SCREENSHOTS = Path(os.environ.get("MAGDAGDON_SCREENSHOTS", "test-artifacts/screenshots"))
+
+
+def screenshot(page: Any, name: str) -> Path:
+    """Save a screenshot under the screenshots folder; its path."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,104 @@
+"""Migrations: a database made by an earlier release is brought up to date, its games kept."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from fastapi.testclient import TestClient
+from sqlalchemy import text
+
+from magdagdon.settings import Settings
+from magdagdon.store.db import MIGRATIONS, Database
+from magdagdon.web.app import create_app
+
+from ..utils.api import act, new_game, play_to_end, play_turn
+
+
+def downgrade_to(url: str, revision: str) -> None:
+    db = Database(url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with db.engine.connect() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+        connection.commit()
+    db.engine.dispose()
+
+
+def test_a_0001_database_keeps_its_games_and_counts_hints(database_url: str) -> None:
+    settings = Settings(
+        database_url=database_url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False
+    )
+    with TestClient(create_app(settings)) as client:
+        view = act(client, new_game(client, "peaceful", seed=3), {"type": "roll"})
+        client.get(f"/api/games/{view['id']}/hint")
+    downgrade_to(database_url, "0001")  # as an earlier release left it
+    db = Database(database_url)
+    with db.engine.connect() as c:
+        columns = list(c.execute(text("SELECT * FROM games")).keys())
+    assert "hinted_version" not in columns
+    db.engine.dispose()
+    with TestClient(create_app(settings), cookies=client.cookies) as again:  # upgrades on start
+        assert again.get(f"/api/games/{view['id']}").json()["version"] == view["version"]
+        hint = again.get(f"/api/games/{view['id']}/hint").json()
+        assert hint["hints_used"] == 2  # the hint before the downgrade still counts
+
+
+def test_0003_moves_the_logs_into_rows_and_back(database_url: str) -> None:
+    """Upgrading from 0002 keeps every game's log (replays, reviews and games in progress go
+    on), leaves one active game per player, and a downgrade puts the logs back."""
+    settings = Settings(
+        database_url=database_url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False
+    )
+    with TestClient(create_app(settings)) as client:
+        done = play_to_end(client, new_game(client, "peaceful", seed=5), use_power=True)
+        replay = client.get(f"/api/games/{done['id']}/replay").json()
+        going = play_turn(
+            client, act(client, new_game(client, "nightmare", seed=6), {"type": "roll"})
+        )
+        going = act(client, going, {"type": "roll"})
+    downgrade_to(database_url, "0002")  # as the previous release left it
+    db = Database(database_url)
+    with db.engine.begin() as c:
+        logs: dict[str, Any] = dict(c.execute(text("SELECT id, actions FROM games")).all())
+        # the race that 0003 closes could have left a second active game of the player
+        c.execute(
+            text(
+                "INSERT INTO games (id, player_id, difficulty, seed, actions, version, status, "
+                "phase, turns, powers_used, hints_used, created_at, updated_at) "
+                "SELECT 'older', player_id, difficulty, seed, actions, version, status, phase, "
+                "turns, powers_used, hints_used, created_at, created_at FROM games "
+                "WHERE id = :id"
+            ),
+            {"id": going["id"]},
+        )
+    db.engine.dispose()
+    parsed = {k: v if isinstance(v, list) else json.loads(v) for k, v in logs.items()}
+    assert parsed[done["id"]] == replay["actions"]
+    assert len(parsed[going["id"]]) > 3 and going["phase"] != "over"
+    with TestClient(create_app(settings), cookies=client.cookies) as again:  # upgrades on start
+        assert again.get(f"/api/games/{done['id']}/replay").json() == replay
+        assert again.get(f"/api/games/{done['id']}/review").status_code == 200
+        current = again.get("/api/games/current").json()
+        assert current["id"] == going["id"] and current["version"] == going["version"]
+        assert current["board"] == going["board"] and current["dice"] == going["dice"]
+        finished = play_to_end(again, current)
+        again_replay = again.get(f"/api/games/{going['id']}/replay").json()
+        assert again_replay["actions"][: len(parsed[going["id"]])] == parsed[going["id"]]
+        assert again_replay["score"] == finished["final_score"]["total"]
+    db = Database(database_url)
+    with db.engine.connect() as c:
+        statuses: dict[str, str] = dict(c.execute(text("SELECT id, status FROM games")).all())
+    db.engine.dispose()
+    assert statuses == {done["id"]: "over", going["id"]: "over", "older": "abandoned"}
+    downgrade_to(database_url, "0002")
+    db = Database(database_url)
+    with db.engine.connect() as c:
+        raw: dict[str, Any] = dict(c.execute(text("SELECT id, actions FROM games")).all())
+    db.engine.dispose()
+    back = {k: v if isinstance(v, list) else json.loads(v) for k, v in raw.items()}
+    assert back[done["id"]] == replay["actions"]
+    assert back[going["id"]] == again_replay["actions"]

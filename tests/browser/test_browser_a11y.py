@@ -1,0 +1,167 @@
+"""Accessibility (axe-core) on every screen, light and dark, with screenshots at two sizes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from ..utils.api import ViewPlayer
+from ..utils.ui import UiPlayer, screenshot
+from .test_browser_play import open_game
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def roll_screen(page: Any, base: str) -> None:
+    open_game(page, base, "peaceful", 3)
+
+
+def place_screen(page: Any, base: str) -> None:
+    ui = open_game(page, base, "peaceful", 3)
+    view = ui.perform({"type": "roll"})
+    die = next(d for d in view["dice"] if d["legal_cells"])
+    ui.perform({"type": "stage", "die": die["index"], "cell": die["legal_cells"][0]})
+    other = next(d for d in ui.view()["dice"] if d["cell"] is None)
+    page.click(f"[data-die='{other['index']}']")
+
+
+def magdagdon_screen(page: Any, base: str) -> None:
+    ui = open_game(page, base, "peaceful", 0)  # seed 0 meets MAGDAGDON with a rescue
+    bot = ViewPlayer(use_power=False)
+    view = ui.view()
+    while view["phase"] != "magdagdon":
+        view = ui.perform(bot.next_action(view))
+    page.wait_for_selector("#banner:not([hidden])")
+
+
+def ruin_choice_screen(page: Any, base: str) -> None:
+    magdagdon_screen(page, base)
+    page.click("[data-intent='accept']")
+    page.click("#confirm-yes")
+    page.wait_for_selector(".square.ruin-choice")
+
+
+def confirm_dialog(page: Any, base: str) -> None:
+    ui = open_game(page, base, "peaceful", 3)
+    ui.perform({"type": "roll"})
+    page.click("[data-intent='reroll-start']")
+    page.click("[data-die='0']")
+    page.click("[data-intent='reroll-go']")
+    page.wait_for_selector("#confirm[open]")
+
+
+def sheet(screen: str) -> Callable[[Any, str], None]:
+    def open_sheet(page: Any, base: str) -> None:
+        page.goto(base)
+        page.wait_for_selector("#app[aria-busy='false']")
+        page.click("#menu-button")
+        if screen != "menu":
+            page.click(f"#sheet [data-intent='open'][data-screen='{screen}']")
+        page.wait_for_selector("#sheet[open]")
+        page.wait_for_load_state("networkidle")  # lists and texts load
+
+    return open_sheet
+
+
+def game_over(page: Any, base: str) -> None:
+    ui = open_game(page, base, "nightmare", 5)
+    ui.play_to_end()
+    page.reload()  # the finished game's result is shown again after a reload
+    page.wait_for_selector(".final-score")
+
+
+def hint_screen(page: Any, base: str) -> None:
+    ui = open_game(page, base, "nightmare", 5)
+    ui.perform({"type": "roll"})
+    page.click("#hint-button")
+    page.wait_for_selector(".square.hinted")
+    page.click(".hint-more summary")  # the other plans unfolded
+
+
+def review_screen(page: Any, base: str) -> None:
+    game_over(page, base)
+    page.click("#sheet [data-intent='review']")
+    page.wait_for_selector(".review-turn", timeout=30_000)
+
+
+SCREENS: dict[str, Callable[[Any, str], None]] = {
+    "roll": roll_screen,
+    "place": place_screen,
+    "magdagdon": magdagdon_screen,
+    "ruin-choice": ruin_choice_screen,
+    "confirm": confirm_dialog,
+    "menu": sheet("menu"),
+    "scores": sheet("scores"),
+    "settings": sheet("settings"),
+    "rules": sheet("rules"),
+    "about": sheet("about"),
+    "over": game_over,
+    "hint": hint_screen,
+    "review": review_screen,
+}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("name", list(SCREENS))
+def test_no_serious_accessibility_violations(
+    browser: Any, live_server: str, name: str, scheme: str
+) -> None:
+    for size, viewport in SIZES.items():
+        if scheme == "dark" and size == "desktop":
+            continue
+        context = browser.new_context(
+            viewport=viewport, color_scheme=scheme, locale="en-US", reduced_motion="reduce"
+        )
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        try:
+            SCREENS[name](page, live_server)
+            screenshot(page, f"{name}-{scheme}-{viewport['width']}x{viewport['height']}")
+            assert serious_violations(page) == []
+        finally:
+            context.close()
+
+
+def test_every_square_and_die_has_a_name(page: Any, live_server: str) -> None:
+    place_screen(page, live_server)
+    for node in page.locator(".square, .die").all():
+        assert node.get_attribute("aria-label"), node.evaluate("n => n.outerHTML")
+    staged = page.locator(".square.staged").first.get_attribute("aria-label") or ""
+    assert "placed this turn" in staged
+    die = page.locator(".die").first.get_attribute("aria-label") or ""
+    assert die.startswith("Die 1, value ")
+
+
+def test_the_live_region_announces_what_happened(page: Any, live_server: str) -> None:
+    ui = open_game(page, live_server, "peaceful", 3)
+    ui.perform({"type": "roll"})
+    expect(page.locator("#live")).to_have_text(re.compile(r"^Rolled \d"))  # CSP forbids eval
+
+
+def test_phone_width_of_360_fits_without_scrolling_sideways(browser: Any, live_server: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(live_server)
+    page.wait_for_selector("[data-intent='roll']")
+    UiPlayer(page, live_server).perform({"type": "roll"})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    for node in page.locator(".square, .die, .button").all():
+        box = node.bounding_box()
+        assert box is None or (box["width"] >= 44 and box["height"] >= 44), node.inner_text()
+    context.close()
