@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: serve test lint unit bench install install-dev clean
+.PHONY: serve test check lint unit bench install install-dev clean
 
 $(VENV)/.installed: pyproject.toml setup.py src/magdagdon/ai/_fast.c
 	python3 -m venv $(VENV)
@@ -32,8 +32,17 @@ lint: install-dev
 unit: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: install-dev
+check: install-dev  ## the quick loop while editing: lint, then the tests not marked slow, no browser
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+	$(PY) -m pytest -q -x -m "not slow" tests/engine tests/ai tests/api $(PYTEST_ARGS)
+
+bench: install-dev  ## every benchmark with its defaults (long: the AI's takes most of an hour)
 	$(PY) -m benchmarks.engine
+	$(PY) -m benchmarks.log_length
+	$(PY) -m benchmarks.client_weight
+	$(PY) -m benchmarks.server_load
+	$(PY) -m benchmarks.ai
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

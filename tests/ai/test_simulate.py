@@ -152,6 +152,7 @@ def test_the_strong_player_beats_greedy_on_the_same_dice(
     assert data["bot"] == "strong" and data["paired"]["mean_difference"] > 40
 
 
+@pytest.mark.slow
 def test_cli_train_writes_weights_the_strong_player_loads(tmp_path: Path) -> None:
     out = tmp_path / "weights.json"
     code = main(

@@ -48,7 +48,7 @@ def test_the_126_rolls_and_their_probabilities() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(played_boards())
-def testfree_results_are_what_every_roll_can_stage(board: Board) -> None:
+def test_free_results_are_what_every_roll_can_stage(board: Board) -> None:
     """Every staged set of any values equals the union over all rolls of staged_results."""
     union = set()
     for roll in combinations_with_replacement(range(1, 7), 4):

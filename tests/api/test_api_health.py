@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from magdagdon.ai import strong
+from magdagdon.ai import model
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
 
@@ -29,15 +29,15 @@ def test_ready_is_503_when_the_strong_players_weights_cannot_load(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     # As in an install whose package data left the weights file out.
-    monkeypatch.setattr(strong, "WEIGHTS_FILE", "no-such-weights.json")
-    strong.shipped_model.cache_clear()
+    monkeypatch.setattr(model, "WEIGHTS_FILE", "no-such-weights.json")
+    model.shipped_model.cache_clear()
     try:
         r = client.get("/api/ready")
         assert r.status_code == 503 and r.json() == {"status": "unavailable"}
         assert "no-such-weights.json" in caplog.text
     finally:
         monkeypatch.undo()
-        strong.shipped_model.cache_clear()
+        model.shipped_model.cache_clear()
     assert client.get("/api/ready").json() == {"status": "ok"}
 
 

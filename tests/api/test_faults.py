@@ -19,6 +19,8 @@ from ..utils.pg import truncate as _truncate
 from ..utils.proxy import TcpProxy
 from ..utils.server import running_server, server_process
 
+pytestmark = pytest.mark.slow  # real server processes, outages and kills
+
 
 def test_sigkill_loses_no_answered_action(database_url: str) -> None:
     answered: dict[str, dict[str, Any]] = {}  # game id -> the last view answered with 2xx

@@ -19,6 +19,8 @@ from sqlalchemy import create_engine, text
 from ..utils.api import ViewPlayer
 from ..utils.server import running_server
 
+pytestmark = pytest.mark.slow  # two real server workers
+
 
 @pytest.fixture
 def server(database_url: str) -> Iterator[str]:

@@ -16,6 +16,8 @@ import pytest
 from ..utils.api import act, finish_turn, new_game, play_to_end, play_turn
 from ..utils.server import free_port, running_server, server_process
 
+pytestmark = pytest.mark.slow  # real server processes
+
 
 def test_restart_continues_the_same_game(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'game.db'}"
