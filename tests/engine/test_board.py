@@ -26,8 +26,20 @@ def test_repr_round_trips() -> None:
     assert eval(repr(board), {"Board": Board}) == board
 
 
-def test_lowercase_ruin_is_read() -> None:
-    assert Board.parse("x.../..../..../....")[0] == RUIN
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x.../..../..../....",
+        " X.../..../..../....",
+        "X.../..../..../....\n",
+        "X.. ./..../..../....",
+    ],
+)
+def test_notation_is_strict(text: str) -> None:
+    """Issue #19: only '.', '1'-'6' and 'X', no lower case, no surrounding spaces."""
+    with pytest.raises(NotationError):
+        Board.parse(text)
+    assert Board.parse("X.../..../..../....")[0] == RUIN
 
 
 @pytest.mark.parametrize(

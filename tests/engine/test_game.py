@@ -482,3 +482,13 @@ def test_peaceful_penalties_come_in_order_of_use() -> None:
         paid.append(base - game.score(include_staged=True).total)
     assert paid == [10, 30, 70]
     assert game.next_power_cost is None and game.power_penalty == 70
+
+
+def test_messages_number_the_dice_as_the_api_does() -> None:
+    """Dice are 0-3 in every message, as in every action (one said "Die 1" for index 0)."""
+    game = game_at("..../..../..../....", (3, 3, 3, 3), "peaceful")
+    with pytest.raises(RuleViolation, match="Die 0 is not on the board"):
+        game.unstage(0)
+    game.stage(0, 5)
+    with pytest.raises(RuleViolation, match="Die 0 is on the board"):
+        game.adjust(0, 1)

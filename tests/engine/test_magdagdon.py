@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from magdagdon.engine import Board, find_placement
+from magdagdon.engine import Board, find_placement, perft
 
 from .. import reference
 from ..strategies import boards, dice, four_dice, played_boards
@@ -57,9 +57,22 @@ def test_staging_order_matters_for_the_witness() -> None:
     assert reference.order_is_legal(reference.grid("3.../..../..../...."), found)
 
 
-def test_more_required_than_dice_or_squares_is_impossible() -> None:
-    assert find_placement(Board(), [1, 2], 3) is None
+def test_more_required_than_squares_is_impossible() -> None:
     assert find_placement(Board.parse("1111/1111/1111/11.."), [1, 1, 1, 1], 3) is None
+
+
+@pytest.mark.parametrize(("dice", "required"), [([1, 2], 3), ([1, 2, 3, 4], 5), ([1], -1)])
+def test_a_required_count_the_dice_cannot_meet_is_an_error(dice: list[int], required: int) -> None:
+    """Issue #19: None would read as MAGDAGDON; a question that makes no sense raises."""
+    with pytest.raises(ValueError, match="required"):
+        find_placement(Board(), dice, required)
+    with pytest.raises(ValueError, match="required"):
+        perft(Board(), dice, required)
+
+
+def test_more_than_four_dice_is_an_error() -> None:
+    with pytest.raises(ValueError, match="at most four"):
+        perft(Board(), [1, 2, 3, 4, 5], 2)
 
 
 def test_nothing_required_is_an_empty_order() -> None:
@@ -84,4 +97,4 @@ def test_four_dice_agree_with_reference(board: Board, values: list[int]) -> None
 
 @given(boards(), dice, st.integers(0, 4))
 def test_any_number_of_dice(board: Board, values: list[int], k: int) -> None:
-    check(board, values, min(k, board.empty_count))
+    check(board, values, min(k, board.empty_count, len(values)))

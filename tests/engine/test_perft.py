@@ -56,6 +56,7 @@ def test_divide_covers_every_first_placement() -> None:
 def test_agrees_with_reference(board: Board, dice: list[int], required: int) -> None:
     if board.numbers == 0 and len(dice) == 4:
         dice = dice[:3]  # the reference is slow on an empty board with four dice
+    required = min(required, len(dice))  # more is a question without sense (a ValueError)
     assert perft(board, dice, required) == reference.perft(
         reference.grid(str(board)), dice, required
     )

@@ -79,7 +79,7 @@ _VALUE_TO_CHAR: Final = {v: c for c, v in _CHAR_TO_VALUE.items()}
 
 
 def _parse_cells(text: str) -> list[int]:
-    rows = text.strip().split("/")
+    rows = text.split("/")
     if len(rows) != SIZE:
         raise NotationError(f"{text!r} has {len(rows)} rows separated by '/', a board has {SIZE}")
     cells: list[int] = []
@@ -87,10 +87,11 @@ def _parse_cells(text: str) -> list[int]:
         if len(row) != SIZE:
             raise NotationError(f"row {r + 1} {row!r} has {len(row)} squares, a row has 4")
         for c, char in enumerate(row):
-            value = _CHAR_TO_VALUE.get(char.upper())
+            value = _CHAR_TO_VALUE.get(char)
             if value is None:
                 raise NotationError(
-                    f"{square_label(4 * r + c)}: {char!r} is not a square (use '.', '1'-'6' or 'X')"
+                    f"{square_label(4 * r + c)}: {char!r} is not a square "
+                    "(use '.', '1'-'6' or 'X', nothing else: no spaces, no lower case)"
                 )
             cells.append(value)
     return cells

@@ -295,7 +295,7 @@ class Game:
         self._expect(*_POWER_PHASES)
         i = self._die_index(die)
         if self._cells[i] is None:
-            raise RuleViolation("die_not_staged", f"Die {i + 1} is not on the board.")
+            raise RuleViolation("die_not_staged", f"Die {i} is not on the board.")
         self._cells[i] = None
         kept: list[int] = []
         board = self.board
@@ -344,7 +344,7 @@ class Game:
         if not 1 <= value <= 6:
             raise RuleViolation(
                 "value_out_of_range",
-                f"Die {i + 1} shows {self._values[i]}: it cannot go to {value}.",
+                f"Die {i} shows {self._values[i]}: it cannot go to {value}.",
             )
         self._values[i] = value
         self._use_power()
@@ -593,7 +593,7 @@ class Game:
     def _tray_die(self, die: DieRef) -> int:
         i = self._die_index(die)
         if self._cells[i] is not None:
-            raise RuleViolation("die_staged", f"Die {i + 1} is on the board: take it back first.")
+            raise RuleViolation("die_staged", f"Die {i} is on the board: take it back first.")
         return i
 
     @staticmethod

@@ -79,6 +79,7 @@ def find_placement(board: Board, dice: Iterable[int], required: int) -> list[Pla
     [(2, 1), (1, 2)]
     """
     values = _dice_tuple(dice)
+    _check_required(required, values)
     return search(board.empty, board.numbers, board.value_masks, values, required)
 
 
@@ -272,11 +273,12 @@ def divide(board: Board, dice: Iterable[int], required: int) -> dict[Placement, 
     placements are counted under each, so the parts add up to at least the perft.
     """
     values = _dice_tuple(dice)
+    _check_required(required, values)
     counts: dict[Placement, int] = {}
     for v in _distinct(values):
         for sq in sorted(legal_cells(board, v)):
             counts[(v, sq)] = perft(
-                board.with_numbers([(v, sq)]), _without(values, v), required - 1
+                board.with_numbers([(v, sq)]), _without(values, v), max(0, required - 1)
             )
     return counts
 
@@ -293,6 +295,7 @@ def staged_results(board: Board, dice: Iterable[int], required: int) -> list[lis
     [[(1, 14), (1, 15)]]
     """
     values = _dice_tuple(dice)
+    _check_required(required, values)
     orders: dict[tuple[Placement, ...], list[Placement]] = {(): []}
     frontier: list[tuple[Placement, ...]] = [()]
     found: list[list[Placement]] = [[]] if required <= 0 else []
@@ -317,6 +320,11 @@ def staged_results(board: Board, dice: Iterable[int], required: int) -> list[lis
     return found
 
 
+def _check_required(required: int, dice: tuple[int, ...]) -> None:
+    if type(required) is not int or not 0 <= required <= len(dice):
+        raise ValueError(f"required must be 0 to the {len(dice)} dice given, got {required!r}")
+
+
 def _check_value(value: int) -> None:
     if type(value) is not int or not 1 <= value <= 6:
         raise ValueError(f"{value!r} is not a die value (1-6)")
@@ -326,6 +334,8 @@ def _dice_tuple(dice: Iterable[int]) -> tuple[int, ...]:
     key = tuple(dice)
     values = _SORTED_DICE.get(key)
     if values is None:
+        if len(key) > 4:
+            raise ValueError(f"{len(key)} dice: a turn has at most four")
         for v in key:
             _check_value(v)
         values = tuple(sorted(key))
