@@ -35,17 +35,9 @@ class Player(Protocol):
 
 
 def staging_actions(game: Game, order: list[tuple[int, int]]) -> list[Action]:
-    """Stage ``order`` ((value, square) pairs) with the turn's tray dice, then CONFIRM."""
-    plan: list[Action] = []
-    if game.staged:
-        plan.append(actions.unstage_all())
-    free = list(range(len(game.dice)))
-    for value, square in order:
-        die = next(i for i in free if game.dice[i].value == value)
-        free.remove(die)
-        plan.append(actions.stage(die, square))
-    plan.append(actions.confirm())
-    return plan
+    """Stage ``order`` ((value, square) pairs) with the turn's tray dice, then CONFIRM
+    (:meth:`Game.stage_plan <magdagdon.engine.Game.stage_plan>`)."""
+    return game.stage_plan(order)
 
 
 class RandomPlayer:

@@ -3,31 +3,16 @@ with their probabilities, and the rolls a part of them or one power makes."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
 from functools import cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations
 from typing import Final
 
-Roll = tuple[int, ...]
+from ..engine.dice import Roll, outcomes
 
+__all__ = ["ROLLS", "Roll", "adjusted_rolls", "outcomes", "sub_rolls"]
 
-def _probability(roll: Roll) -> float:
-    counts = Counter(roll).values()
-    ways = math.factorial(len(roll)) // math.prod(math.factorial(c) for c in counts)
-    return ways / float(6 ** len(roll))
-
-
-ROLLS: Final = tuple(
-    (roll, _probability(roll)) for roll in combinations_with_replacement(range(1, 7), 4)
-)
+ROLLS: Final = outcomes(4)
 """The 126 distinct rolls of four dice (sorted) with their probabilities (they sum to 1)."""
-
-
-@cache
-def outcomes(n: int) -> tuple[tuple[Roll, float], ...]:
-    """The distinct results of rolling ``n`` dice (sorted) with their probabilities."""
-    return tuple((r, _probability(r)) for r in combinations_with_replacement(range(1, 7), n))
 
 
 @cache

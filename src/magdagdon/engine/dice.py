@@ -17,8 +17,12 @@ fresh slots, so powers never change the dice of later turns.
 from __future__ import annotations
 
 import hashlib
+import math
 import secrets
 import struct
+from collections import Counter
+from functools import cache
+from itertools import combinations_with_replacement
 from typing import Final
 
 DOMAIN: Final = b"MAGDAGDON dice v1\x00"
@@ -56,6 +60,16 @@ class DiceStream:
         self.seed = seed_bytes(seed)
         self._base = hashlib.sha256(DOMAIN + struct.pack(">I", len(self.seed)) + self.seed)
 
+    def __reduce__(self) -> tuple[type[DiceStream], tuple[bytes]]:
+        """Pickled as its seed (the hash state it keeps is made again from it)."""
+        return (DiceStream, (self.seed,))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DiceStream) and self.seed == other.seed
+
+    def __hash__(self) -> int:
+        return hash(self.seed)
+
     def value(self, turn: int, slot: int) -> int:
         """The die value (1–6) of ``slot`` in ``turn``."""
         if not (0 <= turn < 2**32 and 0 <= slot < 2**32):
@@ -77,3 +91,28 @@ class DiceStream:
             self.value(turn, 2),
             self.value(turn, 3),
         )
+
+
+Roll = tuple[int, ...]
+"""Die values, sorted: a distinct result of rolling some dice."""
+
+
+def _probability(roll: Roll) -> float:
+    counts = Counter(roll).values()
+    ways = math.factorial(len(roll)) // math.prod(math.factorial(c) for c in counts)
+    return ways / float(6 ** len(roll))
+
+
+@cache
+def outcomes(n: int) -> tuple[tuple[Roll, float], ...]:
+    """The distinct results of rolling ``n`` fair dice (sorted values) with their
+    probabilities, in increasing order: what a chance node of the game can bring.
+
+    >>> len(outcomes(4)), round(sum(p for _, p in outcomes(4)), 12)
+    (126, 1.0)
+    >>> outcomes(1)[0]
+    ((1,), 0.16666666666666666)
+    """
+    if type(n) is not int or not 0 <= n <= 4:
+        raise ValueError(f"a roll is of 0 to 4 dice, not {n!r}")
+    return tuple((r, _probability(r)) for r in combinations_with_replacement(range(1, 7), n))

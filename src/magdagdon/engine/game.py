@@ -21,13 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import combinations
 from typing import Any, Final, cast
 
 from . import actions
 from .actions import Action
 from .board import EMPTY, NEIGHBOURS, Board, bits, square_label
-from .dice import DiceStream, seed_bytes
-from .placement import legal_mask, search, with_placed
+from .dice import DiceStream, Roll, outcomes, seed_bytes
+from .placement import Placement, legal_mask, search, staged_results, with_placed
 from .scoring import ScoreBreakdown, score_board
 
 FORMAT_VERSION: Final = 1
@@ -88,6 +89,9 @@ class RuleViolation(ValueError):
     def __repr__(self) -> str:
         return f"RuleViolation({self.code!r}, {self.message!r})"
 
+    def __reduce__(self) -> tuple[type[RuleViolation], tuple[str, str]]:
+        return (RuleViolation, (self.code, self.message))
+
 
 @dataclass(frozen=True)
 class Die:
@@ -113,12 +117,29 @@ class Game:
     Every action either applies completely or raises :class:`RuleViolation`
     and changes nothing. A game is its seed plus its actions: :meth:`to_dict`
     and :meth:`from_dict` round-trip by replaying the log.
+
+    Attributes:
+        difficulty: the :class:`Difficulty` (powers, penalties, the minimum of dice).
+        phase: where the turn is: a :class:`Phase` (ROLL, PLACE, MAGDAGDON or OVER).
+        board: the permanent :class:`~magdagdon.engine.board.Board` (staged dice are not on
+            it: see :attr:`staged_board`).
+        required: the dice this turn must place (R2; 0 between turns).
+        turns: turns ended so far.
+        powers_used: Majda Powers used (see :attr:`powers_left`, :attr:`power_penalty`).
+        actions: the action log since the game began (or since :meth:`restore` or
+            :meth:`from_position`), as :mod:`~magdagdon.engine.actions` writes them.
+        turn_actions: actions since this turn's ROLL (ROLL included; 0 between turns).
+
+    For search, :meth:`search_copy` gives a copy without the secret dice stream: its chance
+    nodes (ROLL, REROLL) take dice the searcher chooses, among :meth:`chance_outcomes`.
+    (:meth:`copy` keeps the stream, so ``game.copy().roll()`` shows the real next roll: a
+    search over such copies would see the future.)
     """
 
     def __init__(self, difficulty: Difficulty | str, seed: bytes | int | None = None) -> None:
         """A new game; prefer :meth:`new`. ``seed`` None draws a secret random seed."""
         self.difficulty = Difficulty(difficulty)
-        self._stream = DiceStream(seed_bytes(seed))
+        self._stream: DiceStream | None = DiceStream(seed_bytes(seed))
         self.board = Board()
         self.phase = Phase.ROLL
         self.required = 0
@@ -141,8 +162,9 @@ class Game:
 
     @property
     def seed(self) -> bytes:
-        """The game's secret seed (the server reveals it only when the game is over)."""
-        return self._stream.seed
+        """The game's secret seed (the server reveals it only when the game is over); a
+        :meth:`search_copy` has none (ValueError)."""
+        return self._live_stream().seed
 
     @property
     def dice(self) -> tuple[Die, ...]:
@@ -252,10 +274,18 @@ class Game:
 
     # --- actions --------------------------------------------------------------------------
 
-    def roll(self) -> None:
-        """ROLL: four new dice; the turn enters PLACE or MAGDAGDON (R2, R5)."""
+    def roll(self, values: Sequence[int] | None = None) -> None:
+        """ROLL: four new dice; the turn enters PLACE or MAGDAGDON (R2, R5).
+
+        ``values``: on a :meth:`search_copy` only, the four dice to roll (one of
+        :meth:`chance_outcomes`); a game with its dice stream rolls the stream's.
+        """
         self._expect(Phase.ROLL)
-        self._values = list(self._stream.roll(self.turns))
+        if values is None:
+            rolled = list(self._live_stream().roll(self.turns))
+        else:
+            rolled = self._chosen(values, 4)
+        self._values = rolled
         self._cells = [None, None, None, None]
         self._staged = []
         self._next_slot = 4
@@ -350,8 +380,12 @@ class Game:
         self._use_power()
         self._log(actions.adjust(i, delta))
 
-    def reroll(self, dice: Iterable[DieRef]) -> None:
-        """Majda Power REROLL: the chosen tray dice are rolled again together (one use)."""
+    def reroll(self, dice: Iterable[DieRef], values: Sequence[int] | None = None) -> None:
+        """Majda Power REROLL: the chosen tray dice are rolled again together (one use).
+
+        ``values``: on a :meth:`search_copy` only, what the chosen dice show after it, in
+        the order of their indices (one of :meth:`chance_outcomes` of the reroll).
+        """
         self._expect(*_POWER_PHASES)
         self._check_power()
         chosen = [self._tray_die(d) for d in dice]
@@ -360,8 +394,13 @@ class Game:
         if len(set(chosen)) != len(chosen):
             raise RuleViolation("duplicate_die", "Each die can be chosen only once.")
         chosen.sort()
-        for i in chosen:
-            self._values[i] = self._stream.value(self.turns, self._next_slot)
+        if values is None:
+            stream = self._live_stream()
+            new = [stream.value(self.turns, self._next_slot + k) for k in range(len(chosen))]
+        else:
+            new = self._chosen(values, len(chosen))
+        for i, value in zip(chosen, new, strict=True):
+            self._values[i] = value
             self._next_slot += 1
         self._use_power()
         self._log(actions.reroll(chosen))
@@ -549,7 +588,9 @@ class Game:
         return game
 
     def copy(self) -> Game:
-        """An independent copy of the game (for search)."""
+        """An independent copy of the game, its dice stream included: its ROLL and REROLL
+        bring what the real game's would (use :meth:`search_copy` to search without knowing
+        them)."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other.actions = list(self.actions)
@@ -558,6 +599,178 @@ class Game:
         other._staged = list(self._staged)
         return other
 
+    def search_copy(self) -> Game:
+        """A copy for search that knows only what a player knows: without the secret dice
+        stream, so its ROLL and REROLL take the dice the searcher chooses (``roll(values)``,
+        ``reroll(dice, values)``, among :meth:`chance_outcomes`) and it has no seed.
+
+        >>> game = Game.new("peaceful", seed=1)
+        >>> search = game.search_copy()
+        >>> search.roll()
+        Traceback (most recent call last):
+        ...
+        magdagdon.engine.game.RuleViolation: A search copy has no dice stream: choose the dice.
+        >>> search.roll((1, 2, 3, 4)); [d.value for d in search.dice]
+        [1, 2, 3, 4]
+        """
+        other = self.copy()
+        other._stream = None
+        return other
+
+    def chance_outcomes(self, dice: Iterable[DieRef] | None = None) -> list[tuple[Roll, float]]:
+        """The distinct results of the chance node ahead, with their probabilities (they sum
+        to 1), as in OpenSpiel: before ROLL (``dice`` None) the 126 distinct rolls of four
+        dice; for a REROLL of ``dice``, what those dice may show. Each result is sorted;
+        pass one to ``roll(values)`` or ``reroll(dice, values)`` of a :meth:`search_copy`.
+
+        >>> game = Game.new("nightmare", seed=1)
+        >>> len(game.chance_outcomes()), game.chance_outcomes()[0]
+        (126, ((1, 1, 1, 1), 0.0007716049382716049))
+        """
+        if dice is None:
+            self._expect(Phase.ROLL)
+            return list(outcomes(4))
+        self._expect(*_POWER_PHASES)
+        chosen = {self._tray_die(d) for d in dice}
+        if not chosen:
+            raise RuleViolation("empty_selection", "Choose at least one die to reroll.")
+        return list(outcomes(len(chosen)))
+
+    def position_key(self) -> tuple[object, ...]:
+        """A hashable key of everything the rules see now, for transposition tables: the
+        difficulty, the board, the phase, each die's value and square, the staging order,
+        the powers used and the required dice. Positions with the same key play alike,
+        whatever led to them (the turn number and the dice still to come are not in it).
+
+        >>> a, b = Game.new("peaceful", seed=1), Game.new("peaceful", seed=2)
+        >>> a.position_key() == b.position_key()
+        True
+        """
+        return (
+            self.difficulty.value,
+            self.board.cells,
+            self.phase.value,
+            tuple(self._values),
+            tuple(self._cells),
+            tuple(self._staged),
+            self.powers_used,
+            self.required,
+        )
+
+    def legal_actions(self) -> list[Action]:
+        """Every action that :meth:`apply` accepts now, dice by index (OpenSpiel's legal
+        actions): ROLL; each tray die on each legal square; each staged die taken back, and
+        all of them; CONFIRM; each ±1 a power allows; each REROLL of a set of tray dice;
+        each RUIN square. Staging into a dead end (R7) is legal, and listed.
+
+        >>> game = Game.new("nightmare", seed=1)
+        >>> game.legal_actions()
+        [{'type': 'roll'}]
+        >>> game.roll(); len(game.legal_actions())
+        64
+        """
+        if self.phase is Phase.ROLL:
+            return [actions.roll()]
+        if self.phase is Phase.OVER:
+            return []
+        found: list[Action] = []
+        tray = [i for i, c in enumerate(self._cells) if c is None]
+        if self.phase is Phase.PLACE:
+            for i in tray:
+                found.extend(actions.stage(i, sq) for sq in sorted(self.legal_cells(i)))
+        found.extend(actions.unstage(i) for i in sorted(self._staged))
+        if self._staged:
+            found.append(actions.unstage_all())
+        if self.can_confirm:
+            found.append(actions.confirm())
+        if self.powers_left > 0:
+            for i in tray:
+                found.extend(actions.adjust(i, d) for d in (-1, 1) if self.can_adjust(i, d))
+            for k in range(1, len(tray) + 1):
+                found.extend(actions.reroll(c) for c in combinations(tray, k))
+        found.extend(actions.accept_magdagdon(sq) for sq in self.ruin_choices)
+        return found
+
+    def turn_plans(self) -> list[list[Action]]:
+        """In PLACE, every way to end the turn with a CONFIRM, one per distinct staged result
+        of at least :attr:`required` dice (:func:`~.placement.staged_results`), each as the
+        actions to apply: the staged dice taken back first if there are any, the stagings,
+        CONFIRM. (Powers and MAGDAGDON are in :meth:`legal_actions`.)
+
+        >>> game = Game.new("nightmare", seed=1); game.roll()
+        >>> plans = game.turn_plans(); len(plans), plans[0][-1]
+        (156, {'type': 'confirm'})
+        """
+        if self.phase is not Phase.PLACE:
+            return []
+        values = list(self._values)
+        return [
+            self.stage_plan(order) for order in staged_results(self.board, values, self.required)
+        ]
+
+    def stage_plan(self, order: Sequence[Placement]) -> list[Action]:
+        """The actions that stage ``order`` ((value, square) pairs, in a legal order) with
+        the turn's dice and CONFIRM: the staged dice are taken back first if there are any.
+        The actions are checked when applied, not here."""
+        plan: list[Action] = [actions.unstage_all()] if self._staged else []
+        free = list(range(len(self._values)))
+        for value, square in order:
+            die = next((i for i in free if self._values[i] == value), None)
+            if die is None:
+                raise ValueError(f"no die of the turn shows {value} for {order!r}")
+            free.remove(die)
+            plan.append(actions.stage(die, square))
+        plan.append(actions.confirm())
+        return plan
+
+    @classmethod
+    def from_position(
+        cls,
+        difficulty: Difficulty | str,
+        board: Board | str,
+        dice: Sequence[int] | None = None,
+        *,
+        powers_used: int = 0,
+        turns: int = 0,
+        seed: bytes | int | None = None,
+    ) -> Game:
+        """A game set up at a position, for analysis, puzzles, tests and the coach: the
+        permanent ``board`` (a :class:`~.board.Board` or its notation), the ``dice`` just
+        rolled (four values; None: waiting for ROLL), the powers used and the turns ended.
+        It is checked as play checks it (ValueError): a board of legal notation, dice 1-6,
+        powers the difficulty has, no dice on a full board. The rolled dice put the turn in
+        PLACE or MAGDAGDON as a ROLL would (R2, R5). Later rolls come from ``seed`` (secret
+        random if None) at turn ``turns``; the action log starts empty, so such a game
+        cannot be replayed or reviewed from its seed.
+
+        >>> game = Game.from_position("peaceful", "12../.3../..../....", (2, 3, 4, 6))
+        >>> game.phase, game.required, game.powers_left
+        (<Phase.PLACE: 'place'>, 2, 3)
+        """
+        game = cls(difficulty, seed)
+        parsed = board if isinstance(board, Board) else Board.parse(board)
+        if type(powers_used) is not int or not 0 <= powers_used <= game.difficulty.powers:
+            raise ValueError(
+                f"{game.difficulty.name} has {game.difficulty.powers} powers, "
+                f"not {powers_used!r} used"
+            )
+        if type(turns) is not int or turns < 0:
+            raise ValueError(f"turns must be a whole number of at least 0, got {turns!r}")
+        game.board, game.powers_used, game.turns = parsed, powers_used, turns
+        if parsed.empty == 0:
+            if dice is not None:
+                raise ValueError("the board is full: the game is over, there are no dice")
+            game.phase = Phase.OVER
+        elif dice is not None:
+            values = list(dice)
+            if len(values) != 4 or any(type(v) is not int or not 1 <= v <= 6 for v in values):
+                raise ValueError(f"a roll is four dice of 1-6, got {values!r}")
+            game._stream, stream = None, game._stream
+            game.roll(values)
+            game._stream = stream
+            game.actions, game.turn_actions = [], 1
+        return game
+
     def __repr__(self) -> str:
         return (
             f"<Game {self.difficulty.value} turn={self.turns} phase={self.phase.value} "
@@ -565,6 +778,26 @@ class Game:
         )
 
     # --- internals -------------------------------------------------------------------------
+
+    def _live_stream(self) -> DiceStream:
+        if self._stream is None:
+            raise RuleViolation(
+                "no_dice_stream",
+                "A search copy has no dice stream: choose the dice.",
+            )
+        return self._stream
+
+    def _chosen(self, values: Sequence[int], count: int) -> list[int]:
+        """Dice the searcher chose for a chance node of a search copy, checked."""
+        if self._stream is not None:
+            raise ValueError(
+                "dice can be chosen on a search copy only (Game.search_copy): a game is its "
+                "seed plus its actions"
+            )
+        chosen = list(values)
+        if len(chosen) != count or any(type(v) is not int or not 1 <= v <= 6 for v in chosen):
+            raise ValueError(f"{count} dice of 1-6 are needed, got {chosen!r}")
+        return chosen
 
     def _expect(self, *phases: Phase) -> None:
         if self.phase in phases:
