@@ -317,6 +317,17 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bot(text: str) -> str:
+    """A bot for ``simulate``: a built-in name or a loadable ``package.module:Class``."""
+    from .ai.registry import make_player
+
+    try:
+        make_player(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return text
+
+
 def _at_least(text: str, minimum: int) -> int:
     value = int(text)
     if value < minimum:
@@ -383,11 +394,12 @@ def build_parser() -> argparse.ArgumentParser:
     from .ai.registry import PLAYERS
 
     p = sub.add_parser("simulate", help="play many seeded games with a bot and print statistics")
-    p.add_argument("--bot", choices=list(PLAYERS), default="greedy")
+    bots = f"{', '.join(PLAYERS)}, or package.module:Class (a bot of your own)"
+    p.add_argument("--bot", type=_bot, default="greedy", help=bots)
     p.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="peaceful")
     p.add_argument("--games", type=_positive, default=100)
     p.add_argument("--seed", type=int, default=0, help="evaluation seed (games use seed, index)")
-    p.add_argument("--vs", choices=list(PLAYERS), help="also play this bot on the same seeds")
+    p.add_argument("--vs", type=_bot, help="also play this bot on the same seeds")
     p.add_argument("--plot", metavar="FILE.svg", help="write the score histogram(s) as SVG")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--processes", type=_positive, default=1, help="worker processes (e.g. 2)")

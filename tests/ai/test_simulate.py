@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from magdagdon.ai.registry import make_player
 from magdagdon.ai.simulate import GameResult, histogram_svg, paired, run_games, summarize
 from magdagdon.ai.strong import load_models
 from magdagdon.cli import main
@@ -171,3 +172,45 @@ def test_cli_train_writes_weights_the_strong_player_loads(tmp_path: Path) -> Non
     assert code == 0
     models = load_models(out.read_text())
     assert list(models) == [Difficulty.NIGHTMARE]
+
+
+def test_any_player_object_runs_with_the_same_statistics() -> None:
+    """run_games takes any object following the Player protocol, in one process or several
+    (pickled to each), with the same results on the same seeds."""
+    from .example_bot import FirstPlanBot
+
+    one = run_games(FirstPlanBot(), "survival", 6, seed=3)
+    two = run_games(FirstPlanBot(), "survival", 6, seed=3, processes=2)
+    assert [r.score for r in one] == [r.score for r in two]
+    assert summarize(one, "first-plan", "survival", 3)["games"] == 6
+    by_spec = run_games("tests.ai.example_bot:FirstPlanBot", "survival", 6, seed=3, processes=2)
+    assert [r.score for r in by_spec] == [r.score for r in one]
+
+
+def test_simulate_loads_a_bot_by_module_and_class(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "simulate",
+        "--bot",
+        "tests.ai.example_bot:FirstPlanBot",
+        "--vs",
+        "greedy",
+        "--games",
+        "4",
+        "--difficulty",
+        "nightmare",
+        "--json",
+    )
+    summary = json.loads(out)
+    assert code == 0 and summary["games"] == 4 and summary["vs"]["bot"] == "greedy"
+    assert "paired" in summary
+    assert make_player("tests.ai.example_bot:Nameless").name == "tests.ai.example_bot:Nameless"
+    for spec, reason in [
+        ("tests.ai.example_bot:NoPlayer", "no turn"),
+        ("tests.ai.no_such_module:Bot", "cannot load"),
+        ("oracle", "unknown player"),
+    ]:
+        with pytest.raises(ValueError, match=reason):
+            make_player(spec)
+        code, _, err = run(capsys, "simulate", "--bot", spec, "--games", "1")
+        assert code == 2 and reason in err

@@ -17,6 +17,7 @@ from multiprocessing import get_context
 from typing import Any
 
 from ..engine import Difficulty, Game, Phase
+from .players import Player
 from .registry import make_player
 
 
@@ -57,16 +58,22 @@ def play(game: Game, player: Any) -> list[float]:
 
 _players: dict[str, Any] = {}
 
+Bot = str | Player
+"""A player as a run takes it: a name or ``package.module:Class`` (made in each process), or
+a :class:`~magdagdon.ai.players.Player` object (pickled to each worker process)."""
 
-def play_one(job: tuple[str, str, int, int]) -> GameResult:
+
+def play_one(job: tuple[Bot, str, int, int]) -> GameResult:
     """Play game ``index`` of a run (picklable, for worker processes).
 
-    A bot that draws no random numbers is made once per process and keeps what it memoised
-    from game to game; the random bot is seeded per game.
+    A bot given by name that draws no random numbers is made once per process and keeps what
+    it memoised from game to game; the random bot is seeded per game.
     """
     bot, difficulty, seed, index = job
     game = Game.new(Difficulty(difficulty), seed=game_seed(seed, index))
-    if bot == "random":
+    if not isinstance(bot, str):
+        player = bot
+    elif bot == "random":
         player = make_player(bot, seed=game_seed(seed, index))
     else:
         player = _players.get(bot) or _players.setdefault(bot, make_player(bot))
@@ -85,14 +92,21 @@ def play_one(job: tuple[str, str, int, int]) -> GameResult:
 
 
 def run_games(
-    bot: str,
+    bot: Bot,
     difficulty: str,
     games: int,
     seed: int,
     processes: int = 1,
     progress: Callable[[], None] | None = None,
 ) -> list[GameResult]:
-    """Play ``games`` games; results in game order. ``progress`` is called after each game."""
+    """Play ``games`` games with ``bot`` (a built-in's name, ``package.module:Class``, or any
+    object with ``turn(game)`` and ``name``); results in game order, for :func:`summarize`,
+    :func:`paired` and :func:`histogram_svg`. ``progress`` is called after each game.
+
+    >>> from magdagdon.ai.players import GreedyPlayer
+    >>> [r.score for r in run_games(GreedyPlayer(), "nightmare", 2, seed=0)]
+    [105, 341]
+    """
     jobs = [(bot, difficulty, seed, i) for i in range(games)]
     results: list[GameResult] = []
     if processes <= 1:
