@@ -273,3 +273,45 @@ def test_same_seed_same_dice_for_two_players(client: TestClient, other: TestClie
     a = act(client, new_game(client, "peaceful", seed=42), {"type": "roll"})
     b = act(other, new_game(other, "peaceful", seed=42), {"type": "roll"})
     assert [d["value"] for d in a["dice"]] == [d["value"] for d in b["dice"]]
+
+
+def test_the_view_says_why_a_square_is_not_lit_and_what_lines_can_still_make(
+    client: TestClient,
+) -> None:
+    """Every square a tray die may not go on has the engine's reason (staging it there is
+    refused with that code), and the prospects are the engine's for the staged board."""
+    from magdagdon.engine import Board, line_prospects
+
+    from ..utils.api import ViewPlayer
+
+    view = new_game(client, "peaceful", seed=12)
+    player = ViewPlayer()
+    checked = 0
+    while view["phase"] != "over":
+        expected = [
+            {"bonus": b.value, "points": b.points} if b else None
+            for b in line_prospects(Board.parse(view["staged_board"]))
+        ]
+        assert view["prospects"] == expected
+        if view["phase"] == "place":
+            for die in (d for d in view["dice"] if d["cell"] is None):
+                blocked = {b["cell"]: b for b in die["blocked"]}
+                assert sorted([*blocked, *die["legal_cells"]]) == list(range(16))
+                for cell, reason in list(blocked.items())[:3]:
+                    r = client.post(
+                        f"/api/games/{view['id']}/actions",
+                        json={
+                            "version": view["version"],
+                            "action": {"type": "stage", "die": die["index"], "cell": cell},
+                        },
+                    )
+                    code = r.json()["error"]["code"]
+                    assert code == ("cell_occupied" if reason["code"] == "ruin" else reason["code"])
+                    if code == "value_too_far":
+                        assert (
+                            reason["values"]
+                            and str(reason["values"][0]) in r.json()["error"]["message"]
+                        )
+                    checked += 1
+        view = act(client, view, player.next_action(view))
+    assert view["prospects"] == [] and checked > 20

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-import pytest
-from hypothesis import given
+import random
 
-from magdagdon.engine import Board, Bonus, line_bonus, score_board
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from magdagdon.ai.random_player import play_turn
+from magdagdon.engine import (
+    BONUS_POINTS,
+    EMPTY,
+    Board,
+    Bonus,
+    Difficulty,
+    Game,
+    Phase,
+    line_bonus,
+    score_board,
+)
+from magdagdon.engine.scoring import LINES, line_prospects
 
 from .. import reference
 from ..strategies import boards
@@ -96,3 +111,35 @@ def test_formula_holds(board: Board) -> None:
     numbers = [v for v in board if 1 <= v <= 6]
     assert s.base == 2 * sum(numbers)
     assert s.total == s.base + s.bonuses - 15 * board.ruin_count
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from(list(Difficulty)))
+def test_a_line_prospect_never_rules_out_what_the_line_then_makes(
+    seed: int, difficulty: Difficulty
+) -> None:
+    """Whatever bonus a line ends with was possible at every earlier turn it was open: its
+    prospect then (the best still possible) is worth at least as much."""
+    game = Game.new(difficulty, seed=seed)
+    rng = random.Random(seed)
+    seen: list[tuple[Board, list[Bonus | None]]] = []
+    while game.phase is not Phase.OVER:
+        seen.append((game.board, line_prospects(game.board)))
+        play_turn(game, rng, power_chance=0.3)
+    for index, line in enumerate(score_board(game.board).lines):
+        if line.bonus is None:
+            continue
+        for board, prospects in seen:
+            if EMPTY in [board[square] for square in LINES[index]]:  # open then
+                prospect = prospects[index]
+                assert prospect is not None, (board, index, line.bonus)
+                assert BONUS_POINTS[prospect] >= BONUS_POINTS[line.bonus]
+
+
+def test_prospects_of_lines_that_are_complete_ruined_or_dead() -> None:
+    prospects = line_prospects(Board.parse("3333/.X../1.6./...."))
+    assert prospects[0] is None  # complete: its FOUR is scored, not a prospect
+    assert prospects[1] is None and prospects[5] is None  # a RUIN in row 2 and column 2
+    assert prospects[2] is None  # row 3: the square between 1 and 6 can take nothing
+    assert prospects[4] is None  # column 1: 3 . 1 .: only a 2 fits between, no combo
+    assert prospects[7] is Bonus.STRAIGHT  # column 4: 3 . . . next to the 6: 3 4 5 6

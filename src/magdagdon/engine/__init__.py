@@ -18,6 +18,7 @@ from .scoring import (
     LineScore,
     ScoreBreakdown,
     line_bonus,
+    line_prospects,
     score_board,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "find_placement",
     "legal_cells",
     "line_bonus",
+    "line_prospects",
     "perft",
     "score_board",
     "seed_bytes",

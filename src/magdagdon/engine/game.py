@@ -79,18 +79,21 @@ class Phase(StrEnum):
 
 
 class RuleViolation(ValueError):
-    """An action the rules do not allow. ``code`` is stable; ``message`` is for people."""
+    """An action the rules do not allow. ``code`` is stable; ``message`` is for people;
+    ``details`` what a client may need to say it in its own words (``value_too_far``: the
+    neighbouring ``values`` too far from the die)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details
 
     def __repr__(self) -> str:
         return f"RuleViolation({self.code!r}, {self.message!r})"
 
-    def __reduce__(self) -> tuple[type[RuleViolation], tuple[str, str]]:
-        return (RuleViolation, (self.code, self.message))
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_violation, (self.code, self.message, self.details))
 
 
 @dataclass(frozen=True)
@@ -298,27 +301,45 @@ class Game:
         self._expect(Phase.PLACE)
         i = self._tray_die(die)
         sq = self._square(cell)
-        if self.board[sq] != EMPTY or sq in self._staged_squares():
-            raise RuleViolation("cell_occupied", f"{square_label(sq).capitalize()} is taken.")
-        empty, numbers, vm = self._position()
-        value = self._values[i]
-        if not legal_mask(empty, numbers, vm, value) >> sq & 1:
-            if not NEIGHBOURS[sq] & numbers:
-                raise RuleViolation(
-                    "not_adjacent",
-                    f"A {value} on {square_label(sq)} would not touch any number "
-                    "(up, down, left or right).",
-                )
-            near = [self._number_at(n, vm) for n in bits(NEIGHBOURS[sq] & numbers)]
-            far = sorted({n for n in near if abs(n - value) > 1})
-            raise RuleViolation(
-                "value_too_far",
-                f"A {value} on {square_label(sq)} would touch "
-                f"{' and '.join(map(str, far))}: neighbours may differ by at most 1.",
-            )
+        problem = self._stage_problem(i, sq)
+        if problem is not None:
+            raise problem
         self._cells[i] = sq
         self._staged.append(i)
         self._log(actions.stage(i, sq))
+
+    def why_not(self, die: DieRef, cell: int) -> RuleViolation | None:
+        """Why that tray die may not be staged on ``cell`` now (the :class:`RuleViolation`
+        :meth:`stage` would raise), or None when it may. Changes nothing.
+
+        >>> game = Game.from_position("peaceful", "5.../..../..../....", (2, 3, 4, 6))
+        >>> game.why_not(0, 1).details, game.why_not(0, 5).code, game.why_not(2, 1)
+        ({'values': [5]}, 'not_adjacent', None)
+        """
+        self._expect(Phase.PLACE)
+        return self._stage_problem(self._tray_die(die), self._square(cell))
+
+    def _stage_problem(self, i: int, sq: int) -> RuleViolation | None:
+        if self.board[sq] != EMPTY or sq in self._staged_squares():
+            return RuleViolation("cell_occupied", f"{square_label(sq).capitalize()} is taken.")
+        empty, numbers, vm = self._position()
+        value = self._values[i]
+        if legal_mask(empty, numbers, vm, value) >> sq & 1:
+            return None
+        if not NEIGHBOURS[sq] & numbers:
+            return RuleViolation(
+                "not_adjacent",
+                f"A {value} on {square_label(sq)} would not touch any number "
+                "(up, down, left or right).",
+            )
+        near = [self._number_at(n, vm) for n in bits(NEIGHBOURS[sq] & numbers)]
+        far = sorted({n for n in near if abs(n - value) > 1})
+        return RuleViolation(
+            "value_too_far",
+            f"A {value} on {square_label(sq)} would touch "
+            f"{' and '.join(map(str, far))}: neighbours may differ by at most 1.",
+            values=far,
+        )
 
     def unstage(self, die: DieRef) -> None:
         """Take a staged die back; later dice that are no longer legal come back too (R6)."""
@@ -931,5 +952,11 @@ _RUN: Final[dict[str, Callable[..., None]]] = {
     "accept_magdagdon": Game.accept_magdagdon,
 }
 assert _RUN.keys() == actions.ACTION_TYPES.keys()
+
+
+def _violation(code: str, message: str, details: dict[str, Any]) -> RuleViolation:
+    """A RuleViolation from its pickled parts."""
+    return RuleViolation(code, message, **details)
+
 
 __all__ = ["Die", "Difficulty", "Game", "Phase", "RuleViolation"]

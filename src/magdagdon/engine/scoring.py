@@ -13,7 +13,7 @@ from enum import StrEnum
 from itertools import pairwise, product
 from typing import Any, Final
 
-from .board import EMPTY, RUIN, Board
+from .board import EMPTY, NEIGHBOURS, RUIN, Board, bits
 
 RUIN_PENALTY: Final = 15
 """Points each RUIN costs."""
@@ -162,3 +162,40 @@ by at most 1, so TWO PAIRS is a, a, a+1, a+1 in some order), in sorted order.
 >>> BONUS_PATTERNS[Bonus.STRAIGHT][:2], len(BONUS_PATTERNS[Bonus.TWO_PAIRS])
 (((1, 2, 3, 4), (2, 3, 4, 5)), 30)
 """
+
+
+def line_prospects(board: Board) -> list[Bonus | None]:
+    """For each line (in :data:`LINES` order: rows, then columns) still open, the best bonus
+    it can still make; None for a line that is complete (its bonus is scored), holds a RUIN,
+    or can make none. A bonus is still possible when one of its :data:`BONUS_PATTERNS` agrees
+    with the line's numbers and puts on each empty square a value within 1 of every number
+    next to it (numbers placed later may rule out more).
+
+    >>> [b and b.value for b in line_prospects(Board.parse("1222/2.../..../...."))][:3]
+    [None, 'four', 'straight']
+    """
+    allowed = {}
+    for square in bits(board.empty):
+        low, high = 1, 6
+        for near in bits(NEIGHBOURS[square] & board.numbers):
+            low, high = max(low, board[near] - 1), min(high, board[near] + 1)
+        allowed[square] = range(low, high + 1)
+    found: list[Bonus | None] = []
+    for line in LINES:
+        cells = [board[square] for square in line]
+        if RUIN in cells or EMPTY not in cells:
+            found.append(None)
+            continue
+        best = None
+        for bonus in sorted(Bonus, key=lambda b: -BONUS_POINTS[b]):
+            if any(
+                all(
+                    pattern[k] == cells[k] if cells[k] != EMPTY else pattern[k] in allowed[sq]
+                    for k, sq in enumerate(line)
+                )
+                for pattern in BONUS_PATTERNS[bonus]
+            ):
+                best = bonus
+                break
+        found.append(best)
+    return found

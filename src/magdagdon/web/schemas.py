@@ -162,6 +162,28 @@ class DieView(BaseModel):
     can_increase: bool = Field(description="INCREASE +1 is allowed on it now.")
     can_decrease: bool = Field(description="DECREASE −1 is allowed on it now.")
     can_reroll: bool = Field(description="It may be chosen for REROLL now.")
+    blocked: list[Blocked] = Field(
+        default_factory=list,
+        description="While placing, for a tray die: each square it may not go on, and why.",
+    )
+
+
+class Blocked(BaseModel):
+    """Why a die may not be staged on a square (the engine's reason)."""
+
+    cell: int
+    code: Literal["cell_occupied", "ruin", "not_adjacent", "value_too_far"] = Field(
+        description="taken by a number or a staged die; a RUIN; touches no number; differs "
+        "by more than 1 from a number next to it (``values``)."
+    )
+    values: list[int] = Field(default_factory=list, description="The numbers too far away.")
+
+
+class Prospect(BaseModel):
+    """The best bonus an open row or column can still make."""
+
+    bonus: Literal["straight", "four", "two_pairs"]
+    points: int
 
 
 class LineView(BaseModel):
@@ -224,6 +246,12 @@ class GameView(BaseModel):
     next_power_cost: int | None
     can_use_power: bool
     ruin_penalty: int = Field(description="The points each RUIN costs.")
+    prospects: list[Prospect | None] = Field(
+        default_factory=list,
+        description="While playing, per line (rows 1-4, then columns 1-4) of the board with "
+        "the staged dice: the best bonus it can still make, or null (complete, a RUIN, none "
+        "possible). Empty once the game is over.",
+    )
     rescues: list[Rescue] = Field(description="In MAGDAGDON: adjustments that rescue the roll.")
     ruin_choices: list[int] = Field(description="In MAGDAGDON: squares that may become the RUIN.")
     turns: int

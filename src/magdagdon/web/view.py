@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..engine import RUIN_PENALTY, Phase
+from ..engine import BONUS_POINTS, RUIN, RUIN_PENALTY, Game, Phase, line_prospects
 from ..store import GameRow, GameStatus
-from .schemas import DieView, GameView, Places, Rescue, ScoreView
+from .schemas import Blocked, DieView, GameView, Places, Prospect, Rescue, ScoreView
 
 
 def _score(data: dict[str, object]) -> ScoreView:
@@ -17,6 +17,7 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
     phase = game.phase
     acting = row.status is GameStatus.ACTIVE
     power_phase = acting and phase in (Phase.PLACE, Phase.MAGDAGDON) and game.powers_left > 0
+    placing = phase is Phase.PLACE
     dice = [
         DieView(
             index=d.index,
@@ -26,10 +27,15 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
             can_increase=acting and game.can_adjust(d, 1),
             can_decrease=acting and game.can_adjust(d, -1),
             can_reroll=power_phase and d.in_tray,
+            blocked=_blocked(game, d.index) if acting and placing and d.in_tray else [],
         )
         for d in game.dice
     ]
     magdagdon = acting and phase is Phase.MAGDAGDON
+    prospects = [
+        Prospect(bonus=bonus.value, points=BONUS_POINTS[bonus]) if bonus else None
+        for bonus in line_prospects(game.staged_board)
+    ]
     over = phase is Phase.OVER
     return GameView(
         id=row.id,
@@ -51,6 +57,7 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         powers_total=game.difficulty.powers,
         power_penalty=game.power_penalty,
         ruin_penalty=RUIN_PENALTY,
+        prospects=prospects if acting else [],
         next_power_cost=game.next_power_cost,
         can_use_power=power_phase,
         rescues=[Rescue(die=i, delta=d) for i, d in game.rescuing_adjustments()]
@@ -65,3 +72,16 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         created_at=row.created_at,
         finished_at=row.finished_at,
     )
+
+
+def _blocked(game: Game, die: int) -> list[Blocked]:
+    """Each square the die may not be staged on now, with the engine's reason."""
+    found = []
+    for cell in range(16):
+        problem = game.why_not(die, cell)
+        if problem is None:
+            continue
+        code = "ruin" if game.board[cell] == RUIN else problem.code
+        values = problem.details.get("values", [])
+        found.append(Blocked.model_validate({"cell": cell, "code": code, "values": values}))
+    return found
