@@ -19,7 +19,7 @@ export class Controller {
     this.doc = doc;
     this.t = t;
     this.game = null;
-    this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [], hint: null };
+    this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [], hint: null, whyNot: "" };
     this.reviewed = { id: null, review: null, error: "" };
     this.screen = null;
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameMax: null, nameError: "" };
@@ -114,6 +114,7 @@ export class Controller {
   async dispatch(intent, data) {
     const t = this.t;
     const game = this.game;
+    if (intent !== "square" && intent !== "move-focus") this.ui.whyNot = ""; // the why-not line lasts until the next move
     switch (intent) {
       case "confirm-yes": return this.dialogs.reply(true);
       case "confirm-no": return this.dialogs.reply(false);
@@ -236,6 +237,7 @@ export class Controller {
   tapSquare(sq) {
     const game = this.game;
     this.ui.focus = sq;
+    this.ui.whyNot = "";
     if (this.ui.ruinMode) {
       if (game.ruin_choices.includes(sq)) return this.act({ type: "accept_magdagdon", cell: sq }, (g) => this.phaseMessage(g));
       return;
@@ -248,6 +250,16 @@ export class Controller {
       return this.act({ type: "stage", die: i, cell: sq }, (g) => (g.dead_end ? this.t("dead_end") : this.t("announce_staged", { value: game.dice[i].value })));
     }
     if (i === null && game.phase === "place") this.view.announce(this.t("select_die_first"));
+    if (i !== null && game.phase === "place") {
+      // why the selected die may not go there, in one line (the reason is the engine's)
+      const reason = game.dice[i].blocked.find((b) => b.cell === sq);
+      if (reason) {
+        this.ui.whyNot = this.t(`why_${reason.code}`, { values: reason.values.join(", "), value: game.dice[i].value });
+        this.render();
+        this.view.announce(this.ui.whyNot);
+        return;
+      }
+    }
     this.render();
   }
 

@@ -175,22 +175,28 @@ export class View {
       sq.setAttribute("aria-disabled", actionable && !ui.busy ? "false" : "true");
       sq.tabIndex = i === ui.focus ? 0 : -1;
     });
-    game.score.rows.forEach((line, r) => this.renderSum(this.rowSums[r], line, t, t("row_sum", { n: r + 1 })));
-    game.score.columns.forEach((line, c) => this.renderSum(this.colSums[c], line, t, t("column_sum", { n: c + 1 })));
+    const prospects = game.prospects || [];
+    game.score.rows.forEach((line, r) => this.renderSum(this.rowSums[r], line, prospects[r], t, t("row_sum", { n: r + 1 })));
+    game.score.columns.forEach((line, c) => this.renderSum(this.colSums[c], line, prospects[4 + c], t, t("column_sum", { n: c + 1 })));
   }
 
-  renderSum(node, line, t, label) {
+  // A line's sum, its bonus once complete, or (faint) the best bonus it can still make.
+  renderSum(node, line, prospect, t, label) {
     const badge = bonusText(t, line);
-    const key = `${line.sum}|${badge}`;
+    const maybe = !badge && prospect ? t("prospect", { bonus: t(`bonus_${prospect.bonus}`), points: prospect.points }) : "";
+    const key = `${line.sum}|${badge}|${maybe}|${t("row_sum", { n: 1 })}`; // the language too
     if (node.dataset.key === key) return;
-    const completedNow = badge && node.dataset.key !== undefined && !node.dataset.key.includes("+");
+    const completedNow = badge && node.dataset.key !== undefined && !node.dataset.key.split("|")[1];
     node.dataset.key = key;
     node.replaceChildren(el("span", { class: "num", text: String(line.sum) }));
     if (badge) {
       node.append(el("span", { class: "badge" },
         el("span", { text: t(`bonus_${line.bonus}`) }), el("span", { text: `+${line.bonus_points}` })));
+    } else if (prospect) {
+      node.append(el("span", { class: "badge prospect", "aria-hidden": "true" },
+        el("span", { text: t(`bonus_${prospect.bonus}`) }), el("span", { text: `+${prospect.points}?` })));
     }
-    node.setAttribute("aria-label", `${label}: ${line.sum}${badge ? `, ${badge}` : ""}`);
+    node.setAttribute("aria-label", `${label}: ${line.sum}${badge ? `, ${badge}` : ""}${maybe ? `, ${maybe}` : ""}`);
     node.setAttribute("role", "note");
     if (completedNow) replayAnimation(node, "line-done");
   }
@@ -209,6 +215,9 @@ export class View {
     else if (game.dead_end) {
       message.textContent = t("dead_end");
       message.classList.add("dead-end");
+    } else if (ui.whyNot) {
+      message.textContent = ui.whyNot;
+      message.classList.add("why-not");
     } else if (ui.reroll) message.textContent = t("choose_reroll");
     else if (game.can_confirm) message.textContent = t("can_confirm", { n: game.staged.length });
     else message.textContent = t("place_at_least", { n: game.required });

@@ -1,0 +1,63 @@
+"""The goal on the board: what each open line can still make, and why a square is not lit for
+the selected die, in each language (issue #14; the server says both, the client shows them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ..utils.ui import screenshot
+from .test_browser_play import open_game
+
+EXPECTED = {
+    "en": ("STRAIGHT", "must touch a number"),
+    "et": ("SIRGE", "peab puudutama"),
+    "sv": ("STEGE", "måste röra"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_prospects_and_the_why_not_line(browser: Any, live_server: str, language: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale=language, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    ui = open_game(page, live_server, "peaceful", 61)
+    page.click("[data-intent='roll']")
+    view = ui.wait_for_version(1)
+    die = next(d for d in view["dice"] if d["legal_cells"])
+    page.click(f"[data-die='{die['index']}']")
+    page.click(f"[data-square='{die['legal_cells'][0]}']")
+    view = ui.wait_for_version(2)
+    # the sums show each open line's best prospect, as the view says
+    bonus, why = EXPECTED[language]
+    sums = [*page.locator(".sum.row").all(), *page.locator(".sum.col").all()]
+    for node, prospect in zip(sums, view["prospects"], strict=True):
+        shown = node.locator(".badge.prospect")
+        if prospect is None:
+            assert shown.count() == 0
+        else:
+            assert f"+{prospect['points']}?" in shown.inner_text()
+    assert any(bonus in s.inner_text() for s in sums)
+    # a square the next die may not go on: the reason in one line, nothing sent
+    other = next(d for d in view["dice"] if d["cell"] is None)
+    blocked = next(b for b in other["blocked"] if b["code"] == "not_adjacent")
+    page.click(f"[data-die='{other['index']}']")
+    page.click(f"[data-square='{blocked['cell']}']", force=True)  # not lit: aria-disabled
+    page.wait_for_selector("#message.why-not")
+    assert why in page.locator("#message").inner_text()
+    assert ui.view()["version"] == view["version"]
+    screenshot(page, f"goal-{language}-360x740")
+    context.close()
+
+
+def test_the_prospect_is_read_out_and_gone_once_the_line_is_done(
+    page: Any, live_server: str
+) -> None:
+    ui = open_game(page, live_server, "peaceful", 62)
+    page.click("[data-intent='roll']")
+    view = ui.wait_for_version(1)
+    label = page.locator(".sum.row").first.get_attribute("aria-label") or ""
+    prospect = view["prospects"][0]
+    assert prospect and "can still make" in label and str(prospect["points"]) in label
