@@ -243,12 +243,12 @@ def test_r16_abandoned_games_never_score(client: TestClient) -> None:
 
 
 def test_resume_current_game_by_difficulty(client: TestClient) -> None:
-    assert client.get("/api/games/current").status_code == 404
-    assert client.get("/api/games/current").json()["error"]["code"] == "no_current_game"
+    none = client.get("/api/games/current")  # no game is no error (issue #14)
+    assert none.status_code == 200 and none.json() is None
     view = new_game(client, "survival", seed=3)
     view = act(client, view, {"type": "roll"})
     assert client.get("/api/games/current?difficulty=survival").json() == view
-    assert client.get("/api/games/current?difficulty=peaceful").status_code == 404
+    assert client.get("/api/games/current?difficulty=peaceful").json() is None
     r = client.get("/api/games/current?difficulty=easy")
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
 

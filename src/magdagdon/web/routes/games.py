@@ -60,20 +60,17 @@ async def create_game(
     return await run_store(store, work)
 
 
-@router.get(
-    "/current",
-    response_model=GameView,
-    responses={404: {"model": ErrorResponse, "description": "No unfinished game."}},
-)
+@router.get("/current", response_model=GameView | None)
 async def current_game(
     player: CurrentPlayer, store: StoreDep, difficulty: Difficulty | None = None
 ) -> Response:
-    """The player's unfinished game (of that difficulty, if given), to continue after a reload."""
+    """The player's unfinished game (of that difficulty, if given), to continue after a reload;
+    ``null`` when there is none (nothing is wrong then: a first visit has none)."""
 
     def work() -> Response:
         row = store.current_game(player, difficulty)
         if row is None:
-            raise ApiError(404, "no_current_game", "There is no unfinished game.")
+            return Response("null", media_type="application/json")
         return view_response(row, store)
 
     return await run_store(store, work)

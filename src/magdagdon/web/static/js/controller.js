@@ -35,7 +35,9 @@ export class Controller {
     translatePage(this.doc, this.t);
     await this.run(async () => {
       try {
-        this.setGame(await this.api.currentGame());
+        const current = await this.api.currentGame();
+        if (current) return this.setGame(current);
+        throw new ApiError(200, "no_current_game", "", null); // none: start one below
       } catch (error) {
         const unreadable = error instanceof ApiError && error.code === "game_unreadable";
         if (unreadable) this.view.announce(error.message); // the damaged game is set aside
@@ -84,7 +86,7 @@ export class Controller {
       await work();
     } catch (error) {
       this.view.announce(error instanceof ApiError ? error.message : this.t("something_wrong"));
-      if (error instanceof ApiError && error.status === 422 && this.game) this.setGame(await this.api.currentGame().catch(() => this.game));
+      if (error instanceof ApiError && error.status === 422 && this.game) this.setGame((await this.api.currentGame().catch(() => null)) || this.game);
     } finally {
       this.ui.busy = false;
       this.render();
