@@ -6,8 +6,9 @@ processes on 127.0.0.1, and the output says so)::
 
     python -m benchmarks.hosts --database-url postgresql+psycopg://postgres@127.0.0.1:5432/test
 
-from the repository root. It starts a ``redis-server`` of its own and uses a temporary database
-on that PostgreSQL server. In one run it measures
+from the repository root (without ``--database-url``, ``MAGDAGDON_TEST_DATABASE_URL``). It
+starts a ``redis-server`` of its own and uses a temporary database on that PostgreSQL server.
+In one run it measures
 
 1. the round trip: an action's two rate limits (per player, per address) counted
    ``--checks`` times in this process, by the in-process buckets and by the Redis script over
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import time
@@ -195,7 +197,13 @@ def table(results: list[Figures], seconds: float) -> None:
 def main() -> None:
     """Parse arguments and run."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--database-url", required=True, help="a PostgreSQL server")
+    default = os.environ.get("MAGDAGDON_TEST_DATABASE_URL")
+    parser.add_argument(
+        "--database-url",
+        default=default,
+        required=default is None,
+        help="a PostgreSQL server (default: MAGDAGDON_TEST_DATABASE_URL)",
+    )
     parser.add_argument("--players", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--checks", type=int, default=5000)
