@@ -24,7 +24,7 @@ from magdagdon.web.limits import Hit, Limits
 from magdagdon.web.schemas import ReviewView
 from magdagdon.web.shared import RedisLink, RedisUnavailable, SharedLimits, display_url
 
-from ..utils.api import new_game
+from ..utils.api import new_game, play_to_end
 from ..utils.proxy import TcpProxy
 from ..utils.server import free_port
 
@@ -261,3 +261,32 @@ assert "redis" not in sys.modules, "redis was imported"
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_review_made_by_one_app_is_served_by_the_other(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two apps on one database and one Redis: the second answers the first's review without
+    reviewing the game again."""
+    from magdagdon.web.routes import coach
+
+    made: list[str] = []
+    real = coach._review
+
+    def counting(row: Any) -> ReviewView:
+        made.append(row.id)
+        return real(row)
+
+    monkeypatch.setattr(coach, "_review", counting)
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'm.db'}",
+        redis_url=redis_url,
+        allow_test_seeds=True,
+        rate_limits=False,
+    )
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        final = play_to_end(a, new_game(a, "nightmare", seed=5))
+        first = a.get(f"/api/games/{final['id']}/review")
+        second = b.get(f"/api/games/{final['id']}/review")
+    assert first.status_code == second.status_code == 200
+    assert second.json() == first.json() and made == [final["id"]]
