@@ -42,6 +42,7 @@ bench: install-dev  ## every benchmark with its defaults (long: the AI's takes m
 	$(PY) -m benchmarks.log_length
 	$(PY) -m benchmarks.client_weight
 	$(PY) -m benchmarks.server_load
+	MAGDAGDON_TEST_DATABASE_URL=$${MAGDAGDON_TEST_DATABASE_URL:-postgresql+psycopg://postgres@127.0.0.1:5432/test} $(PY) -m benchmarks.hosts
 	$(PY) -m benchmarks.ai
 
 clean:

@@ -91,12 +91,19 @@ async def hammer_health(base: str, clients: int, seconds: float) -> Tally:
 
 
 async def play(
-    base: str, players: int, seconds: float, difficulty: str, think: float = 0.0, seed: int = 1
+    base: str,
+    players: int,
+    seconds: float,
+    difficulty: str,
+    think: float = 0.0,
+    seed: int = 1,
+    transport: httpx2.AsyncBaseTransport | None = None,
 ) -> Tally:
     """Each player plays whole games until time is up; every action's latency is kept.
 
     ``think`` is each player's mean pause between actions in seconds (exponentially
     distributed, as arrivals of independent people are); 0 sends the next action at once.
+    ``transport`` sends the requests (for example to several hosts in turn).
     """
     tally = Tally()
     deadline = time.perf_counter() + seconds
@@ -139,7 +146,7 @@ async def play(
     limits = httpx2.Limits(max_connections=players, max_keepalive_connections=players)
     no_jar = CookieJar(policy=_RejectCookies())  # each player keeps its own cookie
     async with httpx2.AsyncClient(
-        base_url=base, limits=limits, timeout=30, cookies=no_jar
+        base_url=base, limits=limits, timeout=30, cookies=no_jar, transport=transport
     ) as client:
         await asyncio.gather(*(player(client) for _ in range(players)))
     return tally

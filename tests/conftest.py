@@ -1,6 +1,7 @@
 """Fixtures shared by the test packages: a database per test on SQLite, and on PostgreSQL when
-``MAGDAGDON_TEST_DATABASE_URL`` is set (``.ci/run`` sets it; without it those runs skip); the
-browser and a live server for the browser tests.
+``MAGDAGDON_TEST_DATABASE_URL`` is set (``.ci/run`` sets it; without it those runs skip); a
+Redis database when ``MAGDAGDON_TEST_REDIS_URL`` is set (likewise); the browser and a live
+server for the browser tests.
 
 Heavy imports (SQLAlchemy, the server, Playwright) happen inside the fixtures, so the engine's
 and the AI's tests import none of them and run without the server's dependencies installed.
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
     from magdagdon.settings import Settings
 
 PG_ENV = "MAGDAGDON_TEST_DATABASE_URL"
+REDIS_ENV = "MAGDAGDON_TEST_REDIS_URL"
 CHROMIUM = Path("/usr/bin/chromium")
 
 
@@ -32,6 +34,25 @@ def postgres_server_url() -> Iterator[str]:
 
     with temporary_database(base) as url:
         yield url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """A Redis database for tests (``MAGDAGDON_TEST_REDIS_URL``, which ``.ci/run`` sets to
+    a database number of its own), emptied; without it the test skips."""
+    url = os.environ.get(REDIS_ENV)
+    if not url:
+        pytest.skip(f"{REDIS_ENV} is not set")
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+    try:
+        client.flushdb()
+    except redis.RedisError as exc:
+        pytest.fail(f"{REDIS_ENV}={url} does not answer: {exc}")
+    finally:
+        client.close()
+    return url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

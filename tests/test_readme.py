@@ -153,7 +153,7 @@ http {{
     reason="nginx or openssl is not installed",
 )
 def test_the_nginx_server_block_serves_the_game_over_tls(tmp_path: Path) -> None:
-    (block,) = blocks("nginx")
+    (block,) = [b for b in blocks("nginx") if "listen 443" in b]
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
     subprocess.run(
         [
@@ -201,6 +201,53 @@ def test_the_nginx_server_block_serves_the_game_over_tls(tmp_path: Path) -> None
     (line,) = [line for line in lines if f"[{rid}]" in line]
     # The client's address, not nginx's (which speaks HTTP/1.0 to the server).
     assert re.search(r'access: 198\.51\.100\.9 "GET /api/players/me HTTP/1\.[01]" 200$', line)
+
+
+@pytest.mark.skipif(
+    not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()), reason="nginx is not installed"
+)
+def test_the_nginx_upstream_sends_requests_to_each_host_in_turn(tmp_path: Path) -> None:
+    """The several-hosts upstream block, with the lines the README adds to ``location /``, in
+    front of two servers: requests go to each in turn, and on to the other when one is gone."""
+    (upstream,) = [b for b in blocks("nginx") if b.startswith("upstream magdagdon")]
+    text = README.read_text()
+    extra = ["proxy_pass http://magdagdon;", "proxy_http_version 1.1;"]
+    extra.append('proxy_set_header Connection "";')
+    assert all(f"`{line}`" in text for line in extra)
+    db = f"sqlite:///{tmp_path / 'u.db'}"
+    logs = [tmp_path / "host0.log", tmp_path / "host1.log"]
+    with (
+        server_process(db, log=logs[0], log_level="info") as first,
+        server_process(db, log=logs[1], log_level="info") as second,
+    ):
+        port = free_port()
+        here = upstream.replace("10.0.0.11:8000", first.url.removeprefix("http://"))
+        here = here.replace("10.0.0.12:8000", second.url.removeprefix("http://"))
+        location = "\n        ".join(extra)
+        here += f"server {{\n    listen 127.0.0.1:{port};\n"
+        here += f"    location / {{\n        {location}\n    }}\n}}\n"
+        nginx_dir = tmp_path / "nginx"
+        nginx_dir.mkdir()
+        with nginx(here, nginx_dir) as process:
+            _wait_for_port(port, process)
+
+            def served(expected: list[int]) -> list[int]:
+                """The requests each has logged (nginx's: HTTP/1.1), once they are there."""
+                deadline = time.monotonic() + 5
+                while True:
+                    seen = [log.read_text().count('"GET /api/ready HTTP/1.1" 200') for log in logs]
+                    if seen == expected or time.monotonic() > deadline:
+                        return seen
+                    time.sleep(0.05)
+
+            with httpx2.Client(base_url=f"http://127.0.0.1:{port}") as client:
+                for _ in range(4):
+                    assert client.get("/api/ready").status_code == 200
+                assert served([2, 2]) == [2, 2]
+                first.kill()
+                for _ in range(4):
+                    assert client.get("/api/ready").status_code == 200
+                assert served([2, 6]) == [2, 6]
 
 
 # --- PostgreSQL --------------------------------------------------------------------------------

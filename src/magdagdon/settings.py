@@ -75,6 +75,12 @@ class Settings(BaseSettings):
         description="Seconds `serve` and `migrate` keep trying to reach the database at "
         "start before they give up.",
     )
+    redis_url: str | None = Field(
+        default=None,
+        description="Several hosts: a Redis URL (redis://host:6379/0) through which every "
+        "server process shares the rate limits' buckets and the reviews. Needs the `redis` "
+        "extra (pip install 'magdagdon[redis]'). Unset, each process keeps its own.",
+    )
     threads: int | None = Field(
         default=None,
         ge=1,

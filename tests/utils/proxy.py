@@ -9,12 +9,13 @@ import threading
 
 
 class TcpProxy:
-    """Relays connections from a local port to ``upstream`` while running."""
+    """Relays connections from a local port (on ``host``) to ``upstream`` while running."""
 
-    def __init__(self, upstream: tuple[str, int]) -> None:
+    def __init__(self, upstream: tuple[str, int], host: str = "127.0.0.1") -> None:
         self.upstream = upstream
+        self.host = host
         probe = socket.socket()
-        probe.bind(("127.0.0.1", 0))
+        probe.bind((host, 0))
         self.port: int = probe.getsockname()[1]
         probe.close()
         self._listener: socket.socket | None = None
@@ -35,7 +36,7 @@ class TcpProxy:
         """Accept and relay connections."""
         listener = socket.socket()
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
+        listener.bind((self.host, self.port))
         listener.listen(64)
         self._listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()

@@ -50,6 +50,7 @@ def server_process(
     database_url: str,
     *,
     port: int | None = None,
+    host: str = "127.0.0.1",
     workers: int = 1,
     log: Path | None = None,
     env: dict[str, str] | None = None,
@@ -62,7 +63,8 @@ def server_process(
 
     Test seeds are allowed and rate limits off unless ``env`` says otherwise. ``command`` is
     the ``magdagdon`` command to run (default: this Python's ``-m magdagdon.cli``), ``args``
-    more arguments of ``serve``.
+    more arguments of ``serve``; ``host`` the address it listens on (for example a network
+    namespace's, with ``command`` behind ``ip netns exec NAME``).
     """
     port = port or free_port()
     env = {
@@ -78,6 +80,8 @@ def server_process(
         [
             *(command or [sys.executable, "-m", "magdagdon.cli"]),
             "serve",
+            "--host",
+            host,
             "--port",
             str(port),
             "--workers",
@@ -91,7 +95,7 @@ def server_process(
         stdout=out,
         stderr=out,
     )
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://{host}:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:

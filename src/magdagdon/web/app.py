@@ -18,14 +18,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
-from ..lru import LruCache
 from ..settings import Settings, get_settings
 from ..store import Database, Store
+from .caches import ReviewCache
 from .errors import install_error_handlers
-from .limits import Limits
+from .limits import Limits, RateLimits
 from .request_id import RequestIdMiddleware
 from .routes import coach, games, health, highscores, players
-from .schemas import ErrorResponse, ReviewView
+from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .workers import exit_with_parent
 
@@ -87,6 +87,16 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     """The app for ``settings`` (default: from the environment); migrates the database on start."""
     settings = settings or get_settings()
     database = Database(settings.database_url, timeout=settings.database_timeout)
+    limits: RateLimits | None = Limits(settings) if settings.rate_limits else None
+    reviews = ReviewCache(coach.REVIEWS_KEPT)
+    link = None
+    if settings.redis_url:  # several hosts: limits and reviews shared (imports redis)
+        from .shared import RedisLink, SharedLimits
+
+        link = RedisLink(settings.redis_url)
+        if settings.rate_limits:
+            limits = SharedLimits(link, settings, fallback=Limits(settings))
+        reviews = ReviewCache(coach.REVIEWS_KEPT, remote=link)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -102,9 +112,13 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         gc.collect()
         gc.freeze()
         watching = exit_with_parent()
+        if link is not None:
+            await link.start()
         yield
         if watching:
             watching.set()
+        if link is not None:
+            await link.close()
         database.dispose()
 
     app = FastAPI(
@@ -123,8 +137,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     )
     app.state.settings = settings
     app.state.store = Store(database, score_chosen_seeds=settings.test_seeds_scored)
-    app.state.limits = Limits(settings) if settings.rate_limits else None
-    app.state.reviews = LruCache[str, ReviewView](coach.REVIEWS_KEPT)
+    app.state.limits = limits
+    app.state.reviews = reviews
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)

@@ -20,7 +20,7 @@ from fastapi import Depends, Request, Response
 from ..settings import Settings
 from ..store import DatabaseTimeout, GameRow, GameStatus, Store
 from .errors import ApiError
-from .limits import Limits
+from .limits import Hit, RateLimits
 
 COOKIE = "magdagdon_player"
 COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
@@ -80,7 +80,7 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
     known = await known_player(request, store)
     if known is not None:
         return known
-    enforce(request, "players_per_address", client_address(request))
+    await enforce(request, ("players_per_address", client_address(request)))
     player_id, token = await run_store(store, store.create_player)
     cookie = Response()
     cookie.set_cookie(
@@ -117,12 +117,13 @@ def client_address(request: Request) -> str:
     return host
 
 
-def enforce(request: Request, limit: str, key: str) -> None:
-    """Count one event against a rate limit; 429 with Retry-After when it is exhausted."""
-    limits: Limits | None = request.app.state.limits
+async def enforce(request: Request, *hits: Hit) -> None:
+    """Count events against rate limits, in order (one Redis round trip for them all when
+    the limits are shared); 429 with Retry-After at the first that is exhausted."""
+    limits: RateLimits | None = request.app.state.limits
     if limits is None:
         return
-    wait = limits.hit(limit, key)
+    wait = await limits.check(hits)
     if wait is not None:
         raise ApiError(
             429,
@@ -134,20 +135,29 @@ def enforce(request: Request, limit: str, key: str) -> None:
 
 async def limit_games(request: Request, player: CurrentPlayer) -> None:
     """Rate limits on starting games."""
-    enforce(request, "games_per_player", str(player))
-    enforce(request, "games_per_address", client_address(request))
+    await enforce(
+        request,
+        ("games_per_player", str(player)),
+        ("games_per_address", client_address(request)),
+    )
 
 
 async def limit_actions(request: Request, player: CurrentPlayer) -> None:
     """Rate limits on actions."""
-    enforce(request, "actions_per_player", str(player))
-    enforce(request, "actions_per_address", client_address(request))
+    await enforce(
+        request,
+        ("actions_per_player", str(player)),
+        ("actions_per_address", client_address(request)),
+    )
 
 
 async def limit_coach(request: Request, player: CurrentPlayer) -> None:
     """Rate limits on hints and reviews (the strong player's search costs CPU time)."""
-    enforce(request, "coach_per_player", str(player))
-    enforce(request, "coach_per_address", client_address(request))
+    await enforce(
+        request,
+        ("coach_per_player", str(player)),
+        ("coach_per_address", client_address(request)),
+    )
 
 
 KnownPlayer = Annotated[int | None, Depends(known_player)]
@@ -155,9 +165,8 @@ KnownPlayer = Annotated[int | None, Depends(known_player)]
 
 async def limit_replays(request: Request, player: KnownPlayer) -> None:
     """Rate limits on replays (a finished game's whole log, to anyone)."""
-    if player is not None:
-        enforce(request, "replays_per_player", str(player))
-    enforce(request, "replays_per_address", client_address(request))
+    hits: list[Hit] = [] if player is None else [("replays_per_player", str(player))]
+    await enforce(request, *hits, ("replays_per_address", client_address(request)))
 
 
 def finished_game(not_over: str) -> Any:

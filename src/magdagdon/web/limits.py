@@ -1,7 +1,10 @@
 """Rate limits: token buckets per player and per address (answers 429 with Retry-After).
 
-Each server process keeps its own buckets, so with N workers a client can reach up to N
-times a limit: the limits are set to stop floods and runaway scripts, not to meter people.
+Without ``MAGDAGDON_REDIS_URL`` each server process keeps its own buckets (:class:`Limits`),
+so with N processes a client can reach up to N times a limit: the limits are set to stop
+floods and runaway scripts, not to meter people. With it the buckets are shared through Redis
+(``web/shared.py``), the same buckets in one place, and these are the fallback while Redis
+is away.
 """
 
 from __future__ import annotations
@@ -9,8 +12,9 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from ..engine import Action, Game, RuleViolation, actions
 from ..settings import Settings
@@ -127,8 +131,22 @@ LIMITS: Final = {
 """Every rate limit by name: its rate's setting, and its burst (README's table)."""
 
 
+Hit = tuple[str, str]
+"""One event against a limit: the name of a :data:`LIMITS` entry and the key (a player's id,
+an address)."""
+
+
+class RateLimits(Protocol):
+    """What the app's ``state.limits`` offers: :class:`Limits` or the shared limits."""
+
+    async def check(self, hits: Sequence[Hit]) -> int | None:
+        """Count the events in order up to the first refused one: None if all are allowed,
+        else the seconds to wait (the events after a refused one are not counted)."""
+        ...
+
+
 class Limits:
-    """The limiters of one app, by the names of :data:`LIMITS`."""
+    """The limiters of one process, by the names of :data:`LIMITS`."""
 
     def __init__(self, settings: Settings) -> None:
         """The limiters the settings ask for."""
@@ -138,3 +156,16 @@ class Limits:
         """Count one event for ``key`` against the limit ``name``: None if allowed, else the
         seconds to wait."""
         return self._limiters[name].hit(key)
+
+    def check_now(self, hits: Sequence[Hit]) -> int | None:
+        """:meth:`check`, without the event loop (for callers that are not async)."""
+        for name, key in hits:
+            wait = self.hit(name, key)
+            if wait is not None:
+                return wait
+        return None
+
+    async def check(self, hits: Sequence[Hit]) -> int | None:
+        """Count the events in order up to the first refused one: None if all are allowed,
+        else the seconds to wait. In memory, so it never waits."""
+        return self.check_now(hits)

@@ -9,8 +9,8 @@ from fastapi import APIRouter, Depends, Request
 
 from ...ai.coach import hint, review
 from ...engine import Phase
-from ...lru import LruCache
 from ...store import GameRow, GameStatus
+from ..caches import ReviewCache
 from ..deps import CurrentPlayer, StoreDep, finished_game, limit_coach, run_store
 from ..errors import ApiError
 from ..schemas import ErrorResponse, HintView, ReviewView, TurnReviewView
@@ -55,7 +55,8 @@ def _coach_threads(request: Request) -> CapacityLimiter:
 
 
 REVIEWS_KEPT = 64
-"""Reviews of finished games (they never change) an app keeps, the most recent."""
+"""Reviews of finished games (they never change) a process keeps, the most recent (with
+``MAGDAGDON_REDIS_URL`` every review is kept in Redis too, for a day)."""
 
 
 def _review(row: GameRow) -> ReviewView:
@@ -84,9 +85,9 @@ async def game_review(
 ) -> ReviewView:
     """A finished game, turn by turn: the player's move, the best move and the expected points
     lost. Like the replay, any finished game can be reviewed (from the high-score tables)."""
-    reviews: LruCache[str, ReviewView] = request.app.state.reviews
-    found = reviews.get(row.id)
+    reviews: ReviewCache = request.app.state.reviews
+    found = await reviews.get(row.id)
     if found is None:
         found = await to_thread.run_sync(_review, row, limiter=_coach_threads(request))
-        reviews.put(row.id, found)
+        await reviews.put(row.id, found)
     return found
