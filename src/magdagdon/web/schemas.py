@@ -7,7 +7,15 @@ import unicodedata
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, cast
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    create_model,
+    field_validator,
+)
 
 from ..engine import Difficulty, Phase, actions
 from ..store import GameStatus
@@ -100,7 +108,7 @@ class GameCreate(Strict):
     """Start a game."""
 
     difficulty: Difficulty
-    abandon: bool = Field(
+    abandon: StrictBool = Field(
         default=False,
         description="Abandon the unfinished game, if there is one (it never scores). "
         "Without it, an unfinished game makes this request fail with 409 game_in_progress.",
