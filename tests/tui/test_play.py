@@ -16,10 +16,10 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from magdagdon.engine import Difficulty, Phase, find_placement
+from magdagdon.engine import Board, Difficulty, Phase, find_placement, score_board
 from magdagdon.tui.app import GameOver, MagdagdonApp, Question
 from magdagdon.tui.scores import DATA_DIR_VARIABLE, FILE_NAME
-from magdagdon.tui.widgets import BoardView, DiceTray
+from magdagdon.tui.widgets import BoardPicture, BoardView, DiceTray, board_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("MAGDAGDON_SCREENSHOTS", ROOT / "test-artifacts" / "screenshots"))
@@ -195,6 +195,26 @@ async def test_the_hint_shows_the_coachs_plan_without_playing_it() -> None:
         assert text_of(app, "#hint") == ""  # the position changed
 
 
+async def test_a_failing_coach_is_said_and_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from magdagdon.tui import app as module
+
+    def broken(game: object) -> None:
+        raise FileNotFoundError("weights.json")
+
+    monkeypatch.setattr(module, "hint", broken)
+    app = MagdagdonApp("peaceful", seed=3)
+    async with app.run_test() as pilot:
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert message(app) == "The coach could not give a hint (FileNotFoundError: weights.json)."
+        assert app.is_running and text_of(app, "#hint") == ""
+        await pilot.press("r")
+        assert app.game.phase is not Phase.ROLL
+
+
 async def test_the_mouse_selects_places_and_takes_back() -> None:
     app = MagdagdonApp("peaceful", seed=3)
     async with app.run_test() as pilot:
@@ -287,3 +307,15 @@ async def test_the_screen(tmp_path: Path) -> None:
         await pilot.pause()
         assert len(board_lines(app)) == 4 * 4 + 1 + 1  # taller squares
         app.save_screenshot("tui-nightmare-110x40.svg", str(SCREENSHOTS))
+
+
+def test_complete_lines_show_their_combinations() -> None:
+    board = Board.parse("3456/3456/3456/3456")
+    text = board_text(BoardPicture(board.cells, score_board(board))).plain.splitlines()
+    assert all(line.endswith("18  STRAIGHT +60") for line in text[1:8:2])
+    assert text[9].split() == ["12", "16", "20", "24"]
+    assert text[10].split() == ["FOUR"] * 4 and text[11].split() == ["+40"] * 4
+    board = Board.parse("2233/2233/3322/X...")
+    text = board_text(BoardPicture(board.cells, score_board(board))).plain.splitlines()
+    assert text[1].endswith("10  TWO PAIRS +20") and "RUIN" in text[7]
+    assert len(text) == 10  # no column is complete: no combination lines below the sums

@@ -34,6 +34,9 @@ from .widgets import BoardPicture, BoardView, DiceTray, TrayPicture
 from .words import bonus_text, square_at, t
 
 KEYS: Final = "1-4 die · arrows · Enter place · Backspace take back · m RUIN · Esc cancel"
+Position = tuple[int, int, int]
+"""A game's number on this screen, its turns and its actions so far: changes with every action
+and every new game."""
 MOVES: Final = {"up": -4, "down": 4, "left": -1, "right": 1}
 BUTTONS: Final = (
     ("r", t("roll"), "roll", "roll"),
@@ -247,6 +250,8 @@ class GameScreen(Screen[None]):
         self.difficulty = difficulty
         self.store = store if store is not None else ScoreStore()
         self.game = Game.new(difficulty, seed)
+        self.games = 1
+        """Games started on this screen."""
         self.seed = seed
         self.selected: int | None = None
         self.cursor = 5
@@ -255,9 +260,9 @@ class GameScreen(Screen[None]):
         self.message = ""
         self.error = False
         self.advice: Hint | None = None
-        self.advice_at: tuple[int, int] | None = None
+        self.advice_at: Position | None = None
         self.thinking = False
-        self.hinted: set[tuple[int, int]] = set()
+        self.hinted: set[Position] = set()
         self.place: int | None = None
         """The finished game's place in the high scores (None: not among the best)."""
         self.recorded = False
@@ -294,9 +299,9 @@ class GameScreen(Screen[None]):
     # --- drawing ----------------------------------------------------------------------------
 
     @property
-    def position(self) -> tuple[int, int]:
-        """Where the game is: changes with every action."""
-        return (self.game.turns, len(self.game.actions))
+    def position(self) -> Position:
+        """Where the game is: changes with every action and every new game."""
+        return (self.games, self.game.turns, len(self.game.actions))
 
     def say(self, message: str, *, error: bool = False) -> None:
         """Show a message (an error in its colour) until the next action."""
@@ -639,13 +644,22 @@ class GameScreen(Screen[None]):
             self.ask_coach(self.game.copy(), self.position)
         self.render_game()
 
-    @work(thread=True, exclusive=True, group="coach")
-    def ask_coach(self, game: Game, position: tuple[int, int]) -> None:
+    @work(thread=True, exclusive=True, group="coach", exit_on_error=False)
+    def ask_coach(self, game: Game, position: Position) -> None:
         """The coach's hint for a copy of the game, in a thread (a few hundred ms at most)."""
-        advice = hint(game)
+        try:
+            advice = hint(game)
+        except Exception as exc:  # the game goes on without the hint
+            self.app.call_from_thread(self.hint_failed, f"{type(exc).__name__}: {exc}")
+            return
         self.app.call_from_thread(self.show_hint, advice, position)
 
-    def show_hint(self, advice: Hint, position: tuple[int, int]) -> None:
+    def hint_failed(self, why: str) -> None:
+        self.thinking = False
+        self.say(f"The coach could not give a hint ({why}).", error=True)
+        self.render_game()
+
+    def show_hint(self, advice: Hint, position: Position) -> None:
         self.thinking = False
         if position == self.position:
             self.advice, self.advice_at = advice, position
@@ -716,6 +730,7 @@ class GameScreen(Screen[None]):
     def start_new(self) -> None:
         """A new game of the same difficulty (with random dice)."""
         self.game = Game.new(self.difficulty)
+        self.games += 1
         self.seed = None
         self.selected = None
         self.chosen = None
