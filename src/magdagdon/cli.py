@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from . import __version__
 from .engine import Board, Difficulty, NotationError, find_placement, score_board, square_label
@@ -328,6 +328,21 @@ def _bot(text: str) -> str:
     return text
 
 
+PLAY_NEEDS: Final = "magdagdon play needs Textual: pip install 'magdagdon[tui]'"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Play in the terminal (Textual, the ``tui`` extra); high scores in the user data dir."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        print(PLAY_NEEDS, file=sys.stderr)
+        return 1
+    from .tui.app import run
+
+    return run(args.difficulty, args.seed)
+
+
 def _at_least(text: str, minimum: int) -> int:
     value = int(text)
     if value < minimum:
@@ -390,6 +405,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", metavar="PATH", help="the backup file (replaced if it exists)")
     env_file(p)
     p.set_defaults(func=cmd_backup)
+
+    p = sub.add_parser("play", help="play in the terminal (needs the tui extra)")
+    p.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="peaceful")
+    p.add_argument("--seed", type=int, help="the dice's seed (default: a random one)")
+    p.set_defaults(func=cmd_play)
 
     from .ai.registry import PLAYERS
 

@@ -1,0 +1,321 @@
+"""``magdagdon play`` under Textual's pilot: whole games in each difficulty played by pressing
+keys, the score shown, the high-score file, refused moves, the hint, the mouse, and the
+board's text compared with the screen as drawn (an SVG screenshot is saved too)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from magdagdon.engine import Board, Difficulty, Phase, find_placement, score_board
+from magdagdon.tui.app import GameOver, MagdagdonApp, Question
+from magdagdon.tui.scores import DATA_DIR_VARIABLE, FILE_NAME
+from magdagdon.tui.widgets import BoardPicture, BoardView, DiceTray, board_text
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("MAGDAGDON_SCREENSHOTS", ROOT / "test-artifacts" / "screenshots"))
+
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Textual runs on asyncio (the tests use anyio's pytest plugin to await the pilot)."""
+    return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The high scores of every test go to its own folder."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(folder))
+    return folder
+
+
+def text_of(app: MagdagdonApp, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).content)
+
+
+def status(app: MagdagdonApp) -> str:
+    return str(app.game_screen.query_one("#status", Static).content)
+
+
+def message(app: MagdagdonApp) -> str:
+    return str(app.game_screen.query_one("#message", Static).content)
+
+
+def board_lines(app: MagdagdonApp) -> list[str]:
+    """The board as the screen draws it, line by line."""
+    board = app.game_screen.query_one(BoardView)
+    width, height = board.size
+    return [strip.text.rstrip() for strip in board.render_lines(Region(0, 0, width, height))]
+
+
+async def move_to(pilot: Pilot[None], app: MagdagdonApp, square: int) -> None:
+    """Move the board's cursor with the arrow keys."""
+    screen = app.game_screen
+    while screen.cursor != square:
+        row, col = divmod(screen.cursor, 4)
+        to_row, to_col = divmod(square, 4)
+        if to_row != row:
+            await pilot.press("down" if to_row > row else "up")
+        else:
+            await pilot.press("right" if to_col > col else "left")
+
+
+async def play_turn(pilot: Pilot[None], app: MagdagdonApp) -> None:
+    """One step of a simple player pressing keys: ROLL; place a legal order of the required
+    dice and CONFIRM; in MAGDAGDON a certain rescue by a power while one is left, else a
+    RUIN on the first square offered."""
+    game = app.game
+    if game.phase is Phase.ROLL:
+        await pilot.press("r")
+    elif game.phase is Phase.MAGDAGDON:
+        rescues = game.rescuing_adjustments()
+        if rescues:
+            die, delta = rescues[0]
+            await pilot.press(str(die + 1), "plus" if delta > 0 else "minus")
+            assert isinstance(app.screen, Question)
+            assert f"costs {game.next_power_cost} points" in text_of(app, "#question")
+            await pilot.press("y")
+        else:
+            await move_to(pilot, app, game.ruin_choices[0])
+            await pilot.press("m")
+            assert isinstance(app.screen, Question)
+            await pilot.press("y")
+    else:
+        order = find_placement(game.board, [d.value for d in game.dice], game.required)
+        assert order is not None
+        for value, square in order:
+            index = next(d.index for d in app.game.dice if d.in_tray and d.value == value)
+            await pilot.press(str(index + 1))
+            await move_to(pilot, app, square)
+            await pilot.press("enter")
+            assert f"Score {app.game.score(include_staged=True).total}" in status(app)
+        await pilot.press("c")
+
+
+async def play_to_the_end(pilot: Pilot[None], app: MagdagdonApp) -> None:
+    steps = 0
+    while not app.game.is_over:
+        await play_turn(pilot, app)
+        steps += 1
+        assert steps < 200
+    await pilot.pause()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+async def test_a_whole_game_by_keys(difficulty: Difficulty, data_dir: Path) -> None:
+    app = MagdagdonApp(difficulty, seed=4)
+    async with app.run_test() as pilot:
+        await play_to_the_end(pilot, app)
+        game = app.game
+        total = game.score().total
+        assert f"Score {total}" in status(app)
+        assert isinstance(app.screen, GameOver)
+        sheet = text_of(app, "#final")
+        assert f"Score {total}" in sheet and f"{'Total':<30}{total:>6}" in sheet
+        assert "Place 1 among your" in sheet
+        stored = json.loads((data_dir / FILE_NAME).read_text())["scores"][difficulty.value]
+        assert len(stored) == 1
+        assert stored[0]["score"] == total and stored[0]["turns"] == game.turns
+        assert stored[0]["powers_used"] == game.powers_used and stored[0]["hints_used"] == 0
+        assert stored[0]["seed"] == 4
+        # the seed meets a MAGDAGDON a power rescues (with a power left) and RUINS
+        assert game.powers_used == min(1, difficulty.powers)
+        assert game.score().ruins == sum(a["type"] == "accept_magdagdon" for a in game.actions) > 0
+        await pilot.press("n")  # a new game from the sheet
+        assert app.screen is app.game_screen
+        assert app.game is not game and app.game.phase is Phase.ROLL and not app.game.actions
+
+
+async def test_refused_keys_show_the_engines_message_and_change_nothing() -> None:
+    app = MagdagdonApp("nightmare", seed=1)
+    async with app.run_test() as pilot:
+        before = app.game.state()
+        await pilot.press("c")
+        assert message(app) == (
+            "Not possible now (the turn is waiting for ROLL); only while placing dice."
+        )
+        assert app.game.state() == before
+        await pilot.press("r")
+        assert message(app) == "Place at least 3 dice."
+        assert [d.value for d in app.game.dice] == [4, 2, 4, 5]
+        await pilot.press("enter")  # ROLL selected die 1 (a 4): on square 5, the cursor's
+        assert "1/3 dice placed" in status(app) and app.game.dice[0].cell == 5
+        before = app.game.state()
+        for keys, said in [
+            (["2", "right", "right", "right", "enter"], "would not touch any number"),
+            (["2", "left", "left", "left", "enter"], "would touch 4"),
+            (["1", "enter"], "Die 1 is on the board: take it back first."),
+            (["c"], "Place at least 3 dice before confirming (1 placed)."),
+            (["r"], "only before ROLL"),
+            (["plus"], "NIGHTMARE has no Majda Powers."),
+            (["x"], "NIGHTMARE has no Majda Powers."),
+            (["m"], "only in MAGDAGDON"),
+        ]:
+            await pilot.press(*keys)
+            assert said in message(app), keys
+            assert app.game.state() == before, keys
+        await pilot.press("backspace")  # the last staged die comes back
+        assert app.game.staged == ()
+        await pilot.press("backspace")
+        assert message(app) == "No die is on the board to take back."
+
+
+async def test_the_hint_shows_the_coachs_plan_without_playing_it() -> None:
+    app = MagdagdonApp("nightmare", seed=1)
+    async with app.run_test() as pilot:
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert text_of(app, "#hint").startswith("HINT · expected final score ")
+        assert text_of(app, "#hint").endswith(": ROLL")
+        await pilot.press("r", "h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = text_of(app, "#hint")
+        assert "place " in shown and "Row " in shown and shown.endswith("CONFIRM")
+        assert app.game.phase is Phase.PLACE and app.game.staged == ()  # nothing applied
+        assert any("(" in line for line in board_lines(app))  # the plan's values on the board
+        await pilot.press("h")  # the same position: counted once
+        assert len(app.game_screen.hinted) == 2
+        await pilot.press("1", "enter")
+        assert text_of(app, "#hint") == ""  # the position changed
+
+
+async def test_a_failing_coach_is_said_and_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from magdagdon.tui import app as module
+
+    def broken(game: object) -> None:
+        raise FileNotFoundError("weights.json")
+
+    monkeypatch.setattr(module, "hint", broken)
+    app = MagdagdonApp("peaceful", seed=3)
+    async with app.run_test() as pilot:
+        await pilot.press("h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert message(app) == "The coach could not give a hint (FileNotFoundError: weights.json)."
+        assert app.is_running and text_of(app, "#hint") == ""
+        await pilot.press("r")
+        assert app.game.phase is not Phase.ROLL
+
+
+async def test_the_mouse_selects_places_and_takes_back() -> None:
+    app = MagdagdonApp("peaceful", seed=3)
+    async with app.run_test() as pilot:
+        await pilot.click("#roll")
+        assert app.game.phase is Phase.PLACE
+        await pilot.click(DiceTray, offset=(2 * 9 + 3, 1))  # the third die
+        assert app.game_screen.selected == 2
+        await pilot.click(BoardView, offset=(1 * 10 + 5, 3))  # square 5 (row 2, column 2)
+        assert app.game.dice[2].cell == 5
+        await pilot.click(BoardView, offset=(1 * 10 + 5, 3))  # a staged die: taken back
+        assert app.game.staged == ()
+        await pilot.click(BoardView, offset=(5, 1))
+        await pilot.click(BoardView, offset=(15, 1))
+        assert len(app.game.staged) == 2
+        await pilot.click("#confirm")
+        assert app.game.turns == 1
+
+
+async def test_reroll_mode_chooses_dice_then_asks() -> None:
+    app = MagdagdonApp("survival", seed=3)
+    async with app.run_test() as pilot:
+        await pilot.press("r", "x")
+        assert "Choose the dice to reroll." in message(app)
+        await pilot.press("enter")
+        assert message(app) == "Choose at least one die to reroll."
+        await pilot.press("1", "3", "enter")
+        assert isinstance(app.screen, Question)
+        assert "REROLL dice 1, 3? It costs 70 points." in text_of(app, "#question")
+        await pilot.press("n")
+        assert app.game.powers_used == 0
+        await pilot.press("x")
+        assert isinstance(app.screen, Question)
+        await pilot.press("enter")  # yes
+        assert app.game.powers_used == 1 and app.game.actions[-1] == {
+            "type": "reroll",
+            "dice": [0, 2],
+        }
+        assert "Powers 0" in status(app)
+
+
+async def test_a_new_game_in_progress_asks_first() -> None:
+    app = MagdagdonApp("peaceful", seed=3)
+    async with app.run_test() as pilot:
+        await pilot.press("r", "n")
+        assert isinstance(app.screen, Question)
+        await pilot.press("escape")
+        assert app.game.phase is Phase.PLACE
+        await pilot.press("n", "y")
+        assert app.game.phase is Phase.ROLL and message(app) == "New PEACEFUL game."
+
+
+@pytest.mark.slow
+async def test_an_unreadable_high_score_file_is_said_and_set_aside(data_dir: Path) -> None:
+    data_dir.mkdir()
+    (data_dir / FILE_NAME).write_text("{ not json")
+    app = MagdagdonApp("nightmare", seed=1)  # a game of seven turns
+    async with app.run_test() as pilot:
+        assert "set aside" in message(app)
+        await play_to_the_end(pilot, app)
+        assert isinstance(app.screen, GameOver)
+    assert len(json.loads((data_dir / FILE_NAME).read_text())["scores"]["nightmare"]) == 1
+
+
+BOARD = """\
+┌─────────┬─────────┬─────────┬─────────┐
+│         │    ·    │         │         │   0
+├─────────┼─────────┼─────────┼─────────┤
+│    ·    │   [4]   │▶   ·   ◀│         │   4
+├─────────┼─────────┼─────────┼─────────┤
+│    ·    │   [4]   │    ·    │         │   4
+├─────────┼─────────┼─────────┼─────────┤
+│         │    ·    │         │         │   0
+└─────────┴─────────┴─────────┴─────────┘
+     0         8         0         0"""
+
+
+async def test_the_screen(tmp_path: Path) -> None:
+    """The board's text as drawn, at 80×24: two 4s staged (in brackets), die 4 (a 5)
+    selected with its lit squares (·), the cursor (▶ ◀), the live line sums; the screenshots
+    go to test-artifacts for people to look at."""
+    app = MagdagdonApp("nightmare", seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "1", "enter", "3", "down", "enter", "4", "up", "right")
+        assert [d.value for d in app.game.dice] == [4, 2, 4, 5]
+        assert "\n".join(board_lines(app)).rstrip() == BOARD
+        assert status(app) == "NIGHTMARE · Turn 1 · 2/3 dice placed · Score 16"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        app.save_screenshot("tui-nightmare-80x24.svg", str(SCREENSHOTS))
+        await pilot.resize_terminal(110, 40)
+        await pilot.pause()
+        assert len(board_lines(app)) == 4 * 4 + 1 + 1  # taller squares
+        app.save_screenshot("tui-nightmare-110x40.svg", str(SCREENSHOTS))
+
+
+def test_complete_lines_show_their_combinations() -> None:
+    board = Board.parse("3456/3456/3456/3456")
+    text = board_text(BoardPicture(board.cells, score_board(board))).plain.splitlines()
+    assert all(line.endswith("18  STRAIGHT +60") for line in text[1:8:2])
+    assert text[9].split() == ["12", "16", "20", "24"]
+    assert text[10].split() == ["FOUR"] * 4 and text[11].split() == ["+40"] * 4
+    board = Board.parse("2233/2233/3322/X...")
+    text = board_text(BoardPicture(board.cells, score_board(board))).plain.splitlines()
+    assert text[1].endswith("10  TWO PAIRS +20") and "RUIN" in text[7]
+    assert len(text) == 10  # no column is complete: no combination lines below the sums
