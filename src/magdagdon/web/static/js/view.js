@@ -127,18 +127,18 @@ export class View {
 
   renderPowersLeft(game, t) {
     const node = this.$("status-powers");
-    const total = game.powers_left + game.powers_used;
-    if (total === 0) {
-      node.textContent = "";
+    if (game.powers_total === 0 || game.phase === "over") {
+      node.textContent = ""; // NIGHTMARE has none; once over, the next power means nothing
+      node.removeAttribute("aria-label");
       return;
     }
-    const stars = "✦".repeat(game.powers_left) + "✧".repeat(game.powers_used);
-    const cost = game.next_power_cost === null ? "" : ` −${game.next_power_cost}`;
-    node.textContent = stars + cost;
+    // in words (stars meant nothing to a new player): "2 Majda Powers left · next −20"
+    node.textContent = game.next_power_cost === null
+      ? t("powers_none_left")
+      : t("powers_status", { n: game.powers_left, cost: game.next_power_cost });
     node.setAttribute("aria-label", game.next_power_cost === null
       ? t("powers_none_left")
       : t("powers_left", { n: game.powers_left, cost: game.next_power_cost }));
-    node.setAttribute("role", "img");
   }
 
   renderBoard({ game, ui, t }) {
