@@ -112,3 +112,14 @@ def test_rules_texts_are_built_from_the_docs() -> None:
     spec.loader.exec_module(module)
     for language, text in module.texts().items():
         assert (STATIC / "rules" / f"{language}.txt").read_text("utf-8") == text, language
+
+
+def test_words_a_new_player_reported() -> None:
+    """Issue #14: the About text states the minimum (at least two dice, three in NIGHTMARE);
+    Estonian counts RUINS in the partitive ("6 VARET"); Swedish reviews say "Tur", as the
+    game does."""
+    assert "at least two" in catalog("en")["about_text"]
+    assert "place four dice" not in catalog("en")["about_text"]
+    assert catalog("et")["ruins_n.other"] == "{n} VARET"
+    assert catalog("sv")["review_turn"].startswith("Tur ")
+    assert catalog("sv")["turn"] == "Tur"

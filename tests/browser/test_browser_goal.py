@@ -61,3 +61,25 @@ def test_the_prospect_is_read_out_and_gone_once_the_line_is_done(
     label = page.locator(".sum.row").first.get_attribute("aria-label") or ""
     prospect = view["prospects"][0]
     assert prospect and "can still make" in label and str(prospect["points"]) in label
+
+
+def test_numbers_in_each_language(page: Any, live_server: str) -> None:
+    """Decimals as each language writes them (Intl), a minus sign in negative scores."""
+    page.goto(live_server)
+    page.wait_for_selector("[data-intent='roll']")
+    written = page.evaluate(
+        """async () => {
+            const i18n = await import("/js/i18n.js");
+            const out = {};
+            for (const language of ["en", "et", "sv"]) {
+                const t = await i18n.loadCatalog(language);
+                out[language] = [t.decimal(12.5), t.decimal(-0.25), t.number(-10), t.number(7)];
+            }
+            return out;
+        }"""
+    )
+    assert written == {
+        "en": ["12.5", "−0.3", "−10", "7"],
+        "et": ["12,5", "−0,3", "−10", "7"],
+        "sv": ["12,5", "−0,3", "−10", "7"],
+    }

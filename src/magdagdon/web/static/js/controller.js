@@ -108,7 +108,7 @@ export class Controller {
   phaseMessage(game) {
     const t = this.t;
     if (game.phase === "magdagdon") return t("announce_magdagdon");
-    if (game.phase === "over") return t("announce_over", { score: game.final_score.total });
+    if (game.phase === "over") return t("announce_over", { score: t.number(game.final_score.total) });
     if (game.phase === "place") return t("announce_roll", { values: game.dice.map((d) => d.value).join(", "), n: game.required });
     return "";
   }

@@ -29,6 +29,9 @@ function translator(catalog, language) {
     return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
   };
   t.language = language;
+  const decimal = new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  t.decimal = (x) => decimal.format(x).replace("-", "−"); // 12,5 in Estonian and Swedish; a minus sign
+  t.number = (n) => String(n).replace("-", "−"); // a score below zero: −10, not -10
   return t;
 }
 

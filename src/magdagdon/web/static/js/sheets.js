@@ -30,7 +30,7 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", { class: "n", text: String(r.place) }),
       el("td", { text: r.name || t("anonymous") }),
-      el("td", { class: "n", text: String(r.score) }),
+      el("td", { class: "n", text: t.number(r.score) }),
       el("td", { text: new Date(r.date).toLocaleDateString(t.language) }),
       el("td", { class: "n", text: String(r.turns) }),
       el("td", { class: "n", text: String(r.powers_used) }),
@@ -105,12 +105,12 @@ export function gameOver(t, game) {
       ...lines.map(([label, l]) => row(`${label}: ${bonusText(t, l)}`, `+${l.bonus_points}`)),
       row(t("ruins_n", { n: s.ruins }), `−${s.ruin_penalty}`),
       game.powers_total === 0 ? null : row(t("powers_used_n", { n: game.powers_used }), `−${s.power_penalty}`),
-      row(t("total"), String(s.total))));
+      row(t("total"), t.number(s.total))));
   const places = game.places
     ? el("p", { text: t("places", { all: game.places.all, me: game.places.me, name: DIFFICULTY_NAMES[game.difficulty] }) })
     : null;
   return [t("game_over"),
-    el("p", { class: "final-score", text: String(s.total) }),
+    el("p", { class: "final-score", text: t.number(s.total) }),
     table, places,
     game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null,
     el("div", { class: "actions" },
@@ -145,10 +145,10 @@ export function review(t, { review: data, error }) {
       el("div", { class: "review-boards" },
         miniBoard(t, t("review_you"), turn.board, turn.played_board),
         turn.best_board ? miniBoard(t, t("review_best"), turn.board, turn.best_board) : null),
-      el("p", { class: lost ? "loss" : "loss none", text: lost ? t("review_loss", { loss: turn.expected_loss.toFixed(1) }) : t("review_good") }),
+      el("p", { class: lost ? "loss" : "loss none", text: lost ? t("review_loss", { loss: t.decimal(turn.expected_loss) }) : t("review_good") }),
       lost ? el("p", { class: "review-plan", text: `${t("review_best")}: ${describePlan(t, { plan: turn.best, board: turn.best_board }, null)}` }) : null);
   });
   return [t("review"),
-    el("p", { text: t("review_total", { score: data.score, loss: data.expected_loss.toFixed(1) }) }),
+    el("p", { text: t("review_total", { score: data.score, loss: t.decimal(data.expected_loss) }) }),
     ...turns];
 }

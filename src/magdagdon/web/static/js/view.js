@@ -114,7 +114,7 @@ export class View {
     const over = game.phase === "over";
     this.$("difficulty-chip").textContent = DIFFICULTY_NAMES[game.difficulty];
     this.$("difficulty-chip").setAttribute("aria-label", t("difficulty_is", { name: DIFFICULTY_NAMES[game.difficulty] }));
-    this.$("status-score").textContent = over ? game.final_score.total : game.score.total;
+    this.$("status-score").textContent = t.number(over ? game.final_score.total : game.score.total);
     this.$("status-turn").textContent = over ? game.turns : game.turns + 1;
     this.renderPowersLeft(game, t);
     const hintButton = this.$("hint-button");
@@ -232,7 +232,7 @@ export class View {
     const hint = ui.hint;
     panel.hidden = !hint;
     if (!hint) return panel.replaceChildren();
-    const cost = (a) => (a.cost < 0.05 ? t("hint_as_good") : t("hint_cost", { cost: a.cost.toFixed(1) }));
+    const cost = (a) => (a.cost < 0.05 ? t("hint_as_good") : t("hint_cost", { cost: t.decimal(a.cost) }));
     const alternatives = hint.alternatives.map((a) =>
       el("li", {}, el("span", { text: describePlan(t, a, game) }), el("span", { class: "num cost", text: ` (${cost(a)})` })));
     const more = alternatives.length
