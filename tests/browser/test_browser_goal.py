@@ -83,3 +83,23 @@ def test_numbers_in_each_language(page: Any, live_server: str) -> None:
         "et": ["12,5", "−0,3", "−10", "7"],
         "sv": ["12,5", "−0,3", "−10", "7"],
     }
+
+
+def test_every_button_is_a_touch_target_and_lit_squares_show_no_dot(
+    browser: Any, live_server: str
+) -> None:
+    """Issue #14: HINT and the difficulty chip were under 44 px; the lit-square marker was a
+    centred dot, like a die showing 1."""
+    context = browser.new_context(viewport={"width": 360, "height": 740}, reduced_motion="reduce")
+    page = context.new_page()
+    ui = open_game(page, live_server, "peaceful", 63)
+    page.click("[data-intent='roll']")
+    view = ui.wait_for_version(1)
+    page.click(f"[data-die='{next(d for d in view['dice'] if d['legal_cells'])['index']}']")
+    for button in page.locator("button:visible").all():
+        box = button.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, (button.inner_text(), box)
+    lit = page.locator(".square.legal").first
+    mark = lit.evaluate("node => getComputedStyle(node, '::after').content")
+    assert mark == '"+"'
+    context.close()
