@@ -55,7 +55,7 @@ def test_reroll_and_adjust_show_their_cost_first(page: Any, live_server: str) ->
     page.click("#confirm-yes")
     view = ui.wait_for_version(2)
     assert view["powers_used"] == 1 and view["power_penalty"] == 10
-    assert page.locator("#status-powers").inner_text() == "2 Majda Powers left · next −20"
+    assert page.locator("#status-powers").inner_text() == "2 Majda Powers left · next\u00a0−20"
     die = next(d for d in view["dice"] if d["can_increase"])
     page.click(f"[data-die='{die['index']}']")
     page.click("[data-intent='adjust'][data-delta='1']")
