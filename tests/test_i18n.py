@@ -123,3 +123,23 @@ def test_words_a_new_player_reported() -> None:
     assert catalog("et")["ruins_n.other"] == "{n} VARET"
     assert catalog("sv")["review_turn"].startswith("Tur ")
     assert catalog("sv")["turn"] == "Tur"
+
+
+def api_error_codes() -> set[str]:
+    """Every error code the server can answer (as tests/test_docs.py finds them), and the
+    HTTP ones."""
+    source = "\n".join(p.read_text("utf-8") for p in (STATIC.parent.parent).rglob("*.py"))
+    codes = set(re.findall(r"RuleViolation\(\s*\"([a-z_]+)\"", source))
+    codes |= set(re.findall(r"(?:ApiError|error_response)\(\s*\d+,\s*\"([a-z_]+)\"", source))
+    codes |= set(re.findall(r"\"code\": \"([a-z_]+)\"", source))
+    return codes | {"not_found", "method_not_allowed"}
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_every_api_error_code_is_translated(language: str) -> None:
+    """The server's messages are English; the client says them in the player's language by
+    their stable code (issue #14)."""
+    codes = api_error_codes()
+    assert len(codes) > 25
+    missing = sorted(code for code in codes if f"error_{code}" not in catalog(language))
+    assert not missing, missing

@@ -103,3 +103,23 @@ def test_every_button_is_a_touch_target_and_lit_squares_show_no_dot(
     mark = lit.evaluate("node => getComputedStyle(node, '::after').content")
     assert mark == '"+"'
     context.close()
+
+
+def test_a_refused_name_is_explained_in_the_players_language_and_kept(
+    browser: Any, live_server: str
+) -> None:
+    """The server's English message reached Estonian and Swedish players, and the field was
+    emptied (issue #14)."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="et")
+    page = context.new_page()
+    page.goto(live_server)
+    page.wait_for_selector("#app[aria-busy='false']")
+    page.click("#menu-button")
+    page.click("#sheet [data-intent='open'][data-screen='scores']")
+    page.wait_for_selector("#name-input")
+    page.fill("#name-input", "Majdu<ška>")
+    page.click("form[data-form='name'] button[type='submit']")
+    page.wait_for_selector(".error-text")
+    assert page.locator(".error-text").inner_text().startswith("Nimes on 1 kuni 24")
+    assert page.locator("#name-input").input_value() == "Majdu<ška>"
+    context.close()

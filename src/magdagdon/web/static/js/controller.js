@@ -40,7 +40,7 @@ export class Controller {
         throw new ApiError(200, "no_current_game", "", null); // none: start one below
       } catch (error) {
         const unreadable = error instanceof ApiError && error.code === "game_unreadable";
-        if (unreadable) this.view.announce(error.message); // the damaged game is set aside
+        if (unreadable) this.view.announce(this.errorText(error)); // the damaged game is set aside
         if (!(error instanceof ApiError) || !["no_current_game", "game_unreadable"].includes(error.code)) throw error;
         // After a reload on the game-over sheet, show that result again rather than a new game.
         const last = unreadable ? null : this.preferences.lastGame();
@@ -85,7 +85,7 @@ export class Controller {
     try {
       await work();
     } catch (error) {
-      this.view.announce(error instanceof ApiError ? error.message : this.t("something_wrong"));
+      this.view.announce(this.errorText(error));
       if (error instanceof ApiError && error.status === 422 && this.game) this.setGame((await this.api.currentGame().catch(() => null)) || this.game);
     } finally {
       this.ui.busy = false;
@@ -212,7 +212,7 @@ export class Controller {
       const review = await this.api.review(id);
       if (this.reviewed.id === id) this.reviewed.review = review;
     } catch (error) {
-      if (this.reviewed.id === id) this.reviewed.error = error instanceof ApiError ? error.message : this.t("something_wrong");
+      if (this.reviewed.id === id) this.reviewed.error = this.errorText(error);
     }
     if (this.screen === "review" && this.reviewed.id === id) this.paint();
   }
@@ -302,6 +302,15 @@ export class Controller {
     }
   }
 
+  // An API error in the player's language, by its stable code (the server's message is
+  // English); anything else is "something went wrong".
+  errorText(error) {
+    if (!(error instanceof ApiError)) return this.t("something_wrong");
+    const key = `error_${error.code}`;
+    const text = this.t(key);
+    return text === key ? error.message : text;
+  }
+
   async saveName(name) {
     try {
       const me = await this.api.setName(name);
@@ -309,7 +318,9 @@ export class Controller {
       this.scores.nameError = "";
       this.view.announce(this.t("name_saved"));
     } catch (error) {
-      this.scores.nameError = error instanceof ApiError ? error.message : this.t("something_wrong");
+      const invalid = error instanceof ApiError && error.code === "invalid_request";
+      this.scores.nameError = invalid ? this.t("name_rules", { max: this.scores.nameMax || 24 }) : this.errorText(error);
+      this.scores.name = name; // keep what was typed
     }
     return this.loadScores();
   }
