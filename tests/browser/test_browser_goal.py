@@ -123,3 +123,33 @@ def test_a_refused_name_is_explained_in_the_players_language_and_kept(
     assert page.locator(".error-text").inner_text().startswith("Nimes on 1 kuni 24")
     assert page.locator("#name-input").input_value() == "Majdu<ška>"
     context.close()
+
+
+def test_focus_returns_to_the_board_after_magdagdon_and_dialogs(
+    page: Any, live_server: str
+) -> None:
+    """With the keyboard: after ACCEPT MAGDAGDON and its question (the button is gone), after
+    the RUIN, and after a sheet closes, the focus is on the board or on what opened it, never
+    on <body> (issue #14)."""
+    from .test_browser_a11y import magdagdon_screen
+
+    def focused() -> str:
+        return str(page.evaluate("document.activeElement.className || document.activeElement.id"))
+
+    magdagdon_screen(page, live_server)
+    page.locator("[data-intent='accept']").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#confirm-yes")
+    page.locator("#confirm-yes").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".square.ruin-choice")
+    assert "square" in focused(), focused()
+    page.locator(".square.ruin-choice").first.focus()
+    page.keyboard.press("Enter")  # the RUIN on that square
+    page.wait_for_selector("#banner[hidden]", state="attached")
+    assert "square" in focused(), focused()
+    page.click("#menu-button")
+    page.wait_for_selector("#sheet[open]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.id") == "menu-button"

@@ -20,5 +20,5 @@ const api = new Api({
 });
 const view = new View(document.getElementById("app"));
 const controller = new Controller({ api, view, dialogs: new Dialogs(document), preferences, t, doc: document });
-bindInput(document, (intent, data) => controller.dispatch(intent, data));
+bindInput(document, (intent, data) => controller.handle(intent, data));
 await controller.start();

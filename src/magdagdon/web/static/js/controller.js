@@ -113,6 +113,13 @@ export class Controller {
     return "";
   }
 
+  // An intent from the page. When what had the focus is gone (the ACCEPT button once the RUIN
+  // is chosen, a dialog or sheet closed, …), the focus goes back to the board, never <body>.
+  async handle(intent, data) {
+    await this.dispatch(intent, data);
+    if (this.doc.activeElement === this.doc.body && !this.screen && this.game) this.view.focusSquare(this.ui.focus);
+  }
+
   async dispatch(intent, data) {
     const t = this.t;
     const game = this.game;
