@@ -153,3 +153,35 @@ def test_focus_returns_to_the_board_after_magdagdon_and_dialogs(
     page.keyboard.press("Escape")
     page.wait_for_selector("#sheet:not([open])", state="attached")
     assert page.evaluate("document.activeElement.id") == "menu-button"
+
+
+def test_the_high_scores_fit_a_360_px_phone(browser: Any, live_server: str) -> None:
+    """The table was 479 px inside a 352 px sheet and scrolled sideways, hiding Powers, Hints
+    and Review; on a phone each row is a card (issue #14)."""
+    from .test_browser_screens import finish_game_quickly
+
+    context = browser.new_context(viewport={"width": 360, "height": 740}, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto(live_server)
+    page.wait_for_selector("[data-intent='roll']")
+    finish_game_quickly(page, live_server, "survival", 9)
+    page.click("#menu-button")
+    page.click("#sheet [data-intent='open'][data-screen='scores']")
+    page.click("[data-intent='scores-difficulty'][data-difficulty='survival']")
+    page.locator("tr.mine").first.wait_for()
+    sheet = page.locator("#sheet")
+    widths = sheet.evaluate("node => [node.scrollWidth, node.clientWidth]")
+    assert widths[0] <= widths[1], widths  # nothing to scroll sideways
+    card = page.locator("tr.mine").first
+    for label in ("Powers", "Hints"):  # shown, and named (the label is drawn by CSS)
+        cell = card.locator(f"td[data-label='{label}']")
+        assert cell.is_visible()
+        named = cell.evaluate("node => getComputedStyle(node, '::before').content")
+        assert label in named
+    review = card.locator("[data-intent='review']")
+    box, sheet_box = review.bounding_box(), sheet.bounding_box()
+    assert box and sheet_box and box["x"] + box["width"] <= sheet_box["x"] + sheet_box["width"]
+    save = page.locator("form[data-form='name'] button[type='submit']").bounding_box()
+    assert save and save["x"] + save["width"] <= sheet_box["x"] + sheet_box["width"] - 8
+    screenshot(page, "scores-cards-360x740")
+    context.close()

@@ -27,18 +27,19 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
   else {
     const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints"), t("review")].map(
       (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })));
+    // data-label: on a narrow screen each row is a card whose cells name themselves
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
-      el("td", { class: "n", text: String(r.place) }),
-      el("td", { text: r.name || t("anonymous") }),
-      el("td", { class: "n", text: t.number(r.score) }),
-      el("td", { text: new Date(r.date).toLocaleDateString(t.language) }),
-      el("td", { class: "n", text: String(r.turns) }),
-      el("td", { class: "n", text: String(r.powers_used) }),
-      el("td", { class: "n", text: String(r.hints_used) }),
-      el("td", { class: "n" }, button("review", "▸", {
+      el("td", { class: "n place", text: String(r.place) }),
+      el("td", { class: "who", text: r.name || t("anonymous") }),
+      el("td", { class: "n", "data-label": t("score"), text: t.number(r.score) }),
+      el("td", { "data-label": t("date"), text: new Date(r.date).toLocaleDateString(t.language) }),
+      el("td", { class: "n", "data-label": t("turns"), text: String(r.turns) }),
+      el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
+      el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),
+      el("td", { class: "n review-cell" }, button("review", "▸", {
         className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
       }))));
-    body = el("table", {}, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
+    body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
   const limit = nameMax ? { maxLength: nameMax } : {}; // the server's limit, once it is known
