@@ -1,7 +1,7 @@
 """Fixtures shared by the test packages: a database per test on SQLite, and on PostgreSQL when
 ``MAGDAGDON_TEST_DATABASE_URL`` is set (``.ci/run`` sets it; without it those runs skip); a
-Redis database when ``MAGDAGDON_TEST_REDIS_URL`` is set (likewise); the browser and a live
-server for the browser tests.
+Redis database when ``MAGDAGDON_TEST_REDIS_URL`` is set (likewise). The browser tests'
+fixtures are in ``tests/browser/conftest.py``.
 
 Heavy imports (SQLAlchemy, the server, Playwright) happen inside the fixtures, so the engine's
 and the AI's tests import none of them and run without the server's dependencies installed.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 PG_ENV = "MAGDAGDON_TEST_DATABASE_URL"
 REDIS_ENV = "MAGDAGDON_TEST_REDIS_URL"
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
@@ -76,53 +75,3 @@ def settings(database_url: str) -> Settings:
     return Settings(
         database_url=database_url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False
     )
-
-
-# --- browser tests -----------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium, headless, driven by Playwright (tests skip where it is missing)."""
-    if not CHROMIUM.exists():
-        pytest.skip("Chromium is not installed at /usr/bin/chromium")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--no-first-run",
-            ],
-        )
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``magdagdon serve`` on a temporary SQLite file, test seeds allowed; its base URL."""
-    from .utils.server import running_server
-
-    db = tmp_path_factory.mktemp("live") / "magdagdon.db"
-    with running_server(f"sqlite:///{db}") as base:
-        yield base
-
-
-@pytest.fixture
-def page(browser: Any, live_server: str) -> Iterator[Any]:
-    """A phone-sized page of a new player (its own cookies)."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, locale="en-US", reduced_motion="reduce"
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors

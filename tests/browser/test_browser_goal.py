@@ -117,6 +117,7 @@ def test_a_refused_name_is_explained_in_the_players_language_and_kept(
     page.click("#menu-button")
     page.click("#sheet [data-intent='open'][data-screen='scores']")
     page.wait_for_selector("#name-input")
+    page.wait_for_load_state("networkidle")  # the table and the name loaded (they repaint it)
     page.fill("#name-input", "Majdu<ška>")
     page.click("form[data-form='name'] button[type='submit']")
     page.wait_for_selector(".error-text")

@@ -1,0 +1,63 @@
+"""The browser tests' fixtures: Debian's Chromium through Playwright, a live server, a page.
+
+They live as long as this package's tests (not the session): Playwright's sync API keeps an
+event loop running in the main thread while it is open, which other tests' loops (the
+terminal game's pilot) cannot share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="package")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (tests skip where it is missing)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Chromium is not installed at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="package")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``magdagdon serve`` on a temporary SQLite file, test seeds allowed; its base URL."""
+    from ..utils.server import running_server
+
+    db = tmp_path_factory.mktemp("live") / "magdagdon.db"
+    with running_server(f"sqlite:///{db}") as base:
+        yield base
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    """A phone-sized page of a new player (its own cookies)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="en-US", reduced_motion="reduce"
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
