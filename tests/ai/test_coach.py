@@ -201,3 +201,20 @@ def test_a_review_values_a_reroll_by_its_expectation() -> None:
     first = turns[0]
     assert first.played[0] == {"type": "reroll", "dice": [0, 1, 2, 3]}
     assert first.expected_loss >= 0
+
+
+def test_a_hint_keeps_the_staged_dice_it_would_place_there() -> None:
+    """Issue #14: the hint said TAKE BACK ALL, then place the 3 where it already was. A plan
+    starts from the staged dice it keeps."""
+    game = game_at("..../.34./..../....", (2, 3, 5, 6), "peaceful")
+    first = hint(game)
+    stage = first.plan[0]
+    assert stage["type"] == "stage"
+    game.apply(stage)
+    again = hint(game)
+    assert again.board == first.board
+    assert again.plan == first.plan[1:]  # no TAKE BACK ALL, the staged die stays
+    assert (
+        apply_all(game, again.plan).board
+        == apply_all(game_at("..../.34./..../....", (2, 3, 5, 6), "peaceful"), first.plan).board
+    )

@@ -731,10 +731,31 @@ class Game:
 
     def stage_plan(self, order: Sequence[Placement]) -> list[Action]:
         """The actions that stage ``order`` ((value, square) pairs, in a legal order) with
-        the turn's dice and CONFIRM: the staged dice are taken back first if there are any.
-        The actions are checked when applied, not here."""
-        plan: list[Action] = [actions.unstage_all()] if self._staged else []
-        free = list(range(len(self._values)))
+        the turn's dice and CONFIRM. Staged dice that are part of ``order`` stay where they
+        are and the rest follow in ``order``'s order, when that is legal (the first die of an
+        empty board may not touch them); otherwise the staged dice are taken back first.
+
+        >>> game = Game.from_position("peaceful", "..../.3../..../....", (2, 3, 4, 6))
+        >>> game.stage(2, 6)
+        >>> game.stage_plan([(4, 6), (3, 7)])
+        [{'type': 'stage', 'die': 1, 'cell': 7}, {'type': 'confirm'}]
+        """
+        staged = {(self._values[i], self._sq(i)) for i in self._staged}
+        if staged and staged <= set(order):
+            kept = self._plan([p for p in order if p not in staged], tray_only=True)
+            trial = self.copy()
+            try:
+                for action in kept:
+                    trial.apply(action)
+            except RuleViolation:
+                pass
+            else:
+                return kept
+        return ([actions.unstage_all()] if staged else []) + self._plan(order, tray_only=False)
+
+    def _plan(self, order: Sequence[Placement], *, tray_only: bool) -> list[Action]:
+        free = [i for i in range(len(self._values)) if not tray_only or self._cells[i] is None]
+        plan: list[Action] = []
         for value, square in order:
             die = next((i for i in free if self._values[i] == value), None)
             if die is None:
