@@ -186,3 +186,27 @@ def test_the_high_scores_fit_a_360_px_phone(browser: Any, live_server: str) -> N
     assert save and save["x"] + save["width"] <= sheet_box["x"] + sheet_box["width"] - 8
     screenshot(page, "scores-cards-360x740")
     context.close()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_game_over_sheet_and_the_menu_read_cleanly(
+    browser: Any, live_server: str, width: int
+) -> None:
+    """Issue #14: NEW GAME wrapped (and overflowed) in the game-over sheet; the menu mixed
+    capitals (NEW GAME, High scores, SETTINGS, Rules)."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, reduced_motion="reduce")
+    page = context.new_page()
+    ui = open_game(page, live_server, "nightmare", 5)
+    ui.play_to_end(use_power=False)
+    page.wait_for_selector("#sheet[open] [data-intent='new-game']")
+    sheet = page.locator("#sheet").bounding_box()
+    for button in page.locator("#sheet .actions .button").all():
+        box = button.bounding_box()
+        assert box and sheet and box["height"] < 52, (button.inner_text(), box)  # one line
+        assert box["x"] + box["width"] <= sheet["x"] + sheet["width"]
+    screenshot(page, f"over-actions-{width}")
+    page.keyboard.press("Escape")
+    page.click("#menu-button")
+    entries = [b.inner_text() for b in page.locator("#sheet .menu-list .button").all()]
+    assert entries and all(entry == entry.upper() for entry in entries), entries
+    context.close()
