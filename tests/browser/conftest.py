@@ -14,6 +14,25 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+TOUR_SEEN = "localStorage.setItem('magdagdon.tourSeen', '1')"
+
+
+class WithoutTour:
+    """The browser, whose new pages have seen the guided first game already (it would stand
+    over what the other tests press); ``new_context(tour=True)`` gives a first visit."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, *, tour: bool = False, **options: Any) -> Any:
+        """A new context (Playwright's options), a returning visitor's unless ``tour``."""
+        context = self._browser.new_context(**options)
+        if not tour:
+            context.add_init_script(TOUR_SEEN)
+        return context
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
 
 
 @pytest.fixture(scope="package")
@@ -34,7 +53,7 @@ def browser() -> Iterator[Any]:
                 "--no-first-run",
             ],
         )
-        yield chromium
+        yield WithoutTour(chromium)
         chromium.close()
 
 

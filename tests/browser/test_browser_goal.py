@@ -210,3 +210,19 @@ def test_the_game_over_sheet_and_the_menu_read_cleanly(
     entries = [b.inner_text() for b in page.locator("#sheet .menu-list .button").all()]
     assert entries and all(entry == entry.upper() for entry in entries), entries
     context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_nothing_sticks_out_of_a_360_px_phone(
+    browser: Any, live_server: str, language: str
+) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 740}, locale=language)
+    page = context.new_page()
+    page.goto(live_server)
+    page.wait_for_selector("[data-intent='roll']")
+    page.click("[data-intent='roll']")
+    page.wait_for_selector(".die")
+    for node in page.locator("header button, #status > *, #actions button, #powers button").all():
+        box = node.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (node.inner_text(), box)
+    context.close()

@@ -7,6 +7,7 @@ import { chooseLanguage, loadCatalog } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { Preferences } from "./preferences.js";
 import { View } from "./view.js";
+import { Walkthrough } from "./walkthrough.js";
 
 const connection = document.getElementById("connection");
 const preferences = new Preferences(localStorage);
@@ -19,6 +20,8 @@ const api = new Api({
   },
 });
 const view = new View(document.getElementById("app"));
-const controller = new Controller({ api, view, dialogs: new Dialogs(document), preferences, t, doc: document });
+const walkthrough = new Walkthrough(document, preferences);
+const controller = new Controller({ api, view, dialogs: new Dialogs(document), preferences, t, doc: document, walkthrough });
 bindInput(document, (intent, data) => controller.handle(intent, data));
 await controller.start();
+walkthrough.maybeStart(controller.t); // the guided first game, on a browser's first visit

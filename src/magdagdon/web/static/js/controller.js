@@ -11,7 +11,8 @@ function hintKey(game) {
 }
 
 export class Controller {
-  constructor({ api, view, dialogs, preferences, t, doc }) {
+  constructor({ api, view, dialogs, preferences, t, doc, walkthrough = null }) {
+    this.walkthrough = walkthrough;
     this.api = api;
     this.view = view;
     this.dialogs = dialogs;
@@ -117,7 +118,8 @@ export class Controller {
   // is chosen, a dialog or sheet closed, …), the focus goes back to the board, never <body>.
   async handle(intent, data) {
     await this.dispatch(intent, data);
-    if (this.doc.activeElement === this.doc.body && !this.screen && this.game) this.view.focusSquare(this.ui.focus);
+    const touring = this.walkthrough && this.walkthrough.open;
+    if (this.doc.activeElement === this.doc.body && !this.screen && this.game && !touring) this.view.focusSquare(this.ui.focus);
   }
 
   async dispatch(intent, data) {
@@ -125,6 +127,12 @@ export class Controller {
     const game = this.game;
     if (intent !== "square" && intent !== "move-focus") this.ui.whyNot = ""; // the why-not line lasts until the next move
     switch (intent) {
+      case "tour-next": return this.walkthrough?.next();
+      case "tour-back": return this.walkthrough?.back();
+      case "tour-skip": return this.walkthrough?.close();
+      case "how-to-play":
+        this.close();
+        return this.walkthrough?.start(this.t);
       case "confirm-yes": return this.dialogs.reply(true);
       case "confirm-no": return this.dialogs.reply(false);
       case "close": return this.close();

@@ -6,6 +6,7 @@ const LANGUAGE_KEY = "magdagdon.language";
 const MOTION_KEY = "magdagdon.animations";
 const DIFFICULTY_KEY = "magdagdon.difficulty";
 const LAST_GAME_KEY = "magdagdon.lastGame";
+const TOUR_KEY = "magdagdon.tourSeen";
 
 export class Preferences {
   constructor(storage) {
@@ -32,6 +33,15 @@ export class Preferences {
 
   difficulty() {
     return this.storage.getItem(DIFFICULTY_KEY);
+  }
+
+  // whether the guided first game was shown (or skipped) in this browser
+  tourSeen() {
+    return this.storage.getItem(TOUR_KEY) === "1";
+  }
+
+  setTourSeen() {
+    this.storage.setItem(TOUR_KEY, "1");
   }
 
   lastGame() {

@@ -7,6 +7,7 @@ import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
 export function menu(t) {
   return [t("menu"), el("div", { class: "menu-list" },
     button("new-game", t("new_game")),
+    button("how-to-play", t("how_to_play")),
     button("open", t("high_scores"), { "data-screen": "scores" }),
     button("open", t("settings"), { "data-screen": "settings" }),
     button("open", t("rules"), { "data-screen": "rules" }),
