@@ -24,8 +24,13 @@ class WithoutTour:
     def __init__(self, browser: Any) -> None:
         self._browser = browser
 
-    def new_context(self, *, tour: bool = False, **options: Any) -> Any:
-        """A new context (Playwright's options), a returning visitor's unless ``tour``."""
+    def new_context(
+        self, *, tour: bool = False, offline_ready: bool = False, **options: Any
+    ) -> Any:
+        """A new context (Playwright's options), a returning visitor's unless ``tour``; the
+        service worker is blocked (it would serve what tests route) unless ``offline_ready``."""
+        if not offline_ready:
+            options.setdefault("service_workers", "block")
         context = self._browser.new_context(**options)
         if not tour:
             context.add_init_script(TOUR_SEEN)

@@ -88,3 +88,38 @@ def test_skipping_at_once_also_counts_as_seen(browser: Any, live_server: str) ->
     page.wait_for_load_state("networkidle")  # started and settled: no step comes
     assert page.locator("#tour").count() == 0
     page.context.close()
+
+
+def test_offline_the_installed_game_opens_and_says_it_waits(browser: Any, live_server: str) -> None:
+    """The service worker caches the page's own files, never the API: without a network the
+    page still opens, says the game is safe on the server, and goes on by itself once the
+    network is back (issue #14)."""
+    context = browser.new_context(offline_ready=True, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(live_server)
+    page.wait_for_selector("[data-intent='roll']")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now under the worker's control
+    page.wait_for_selector("[data-intent='roll']")
+    cached = page.evaluate(
+        """async () => {
+            const names = await caches.keys();
+            const urls = [];
+            for (const name of names) {
+                const cache = await caches.open(name);
+                for (const request of await cache.keys()) urls.push(request.url);
+            }
+            return urls;
+        }"""
+    )
+    assert any(u.endswith("/js/app.js") for u in cached)
+    assert not any("/api/" in u for u in cached)
+    context.set_offline(True)
+    page.reload()  # the page itself comes from the cache
+    page.wait_for_selector("#connection:not([hidden])")
+    assert "safe on the server" in page.locator("#connection").inner_text()
+    screenshot(page, "offline-390x844")
+    context.set_offline(False)  # it retries by itself
+    page.wait_for_selector("#connection[hidden]", state="attached", timeout=20_000)
+    page.wait_for_selector("[data-intent='roll']")
+    context.close()

@@ -25,3 +25,6 @@ const controller = new Controller({ api, view, dialogs: new Dialogs(document), p
 bindInput(document, (intent, data) => controller.handle(intent, data));
 await controller.start();
 walkthrough.maybeStart(controller.t); // the guided first game, on a browser's first visit
+// The page's own files from a cache (sw.js): the installed game opens at once, and offline it
+// says so and retries by itself rather than showing the browser's error page.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
