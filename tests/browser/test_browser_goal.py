@@ -226,3 +226,44 @@ def test_nothing_sticks_out_of_a_360_px_phone(
         box = node.bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, (node.inner_text(), box)
     context.close()
+
+
+def test_row_sums_are_read_out_in_the_new_language(page: Any, live_server: str) -> None:
+    """After a language switch the row sums' labels were left in the old language when their
+    value had not changed (issue #14)."""
+    open_game(page, live_server, "peaceful", 64)
+    before = page.locator(".sum.row").first.get_attribute("aria-label") or ""
+    assert before.startswith("Row 1")
+    page.click("#menu-button")
+    page.click("#sheet [data-intent='open'][data-screen='settings']")
+    page.select_option("#language-select", "sv")
+    page.wait_for_selector("html[lang='sv']", state="attached")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#sheet:not([open])", state="attached")
+    label = page.locator(".sum.row").first.get_attribute("aria-label") or ""
+    assert not label.startswith("Row 1") and label.startswith("Rad 1"), label
+
+
+def test_the_hint_in_magdagdon_leaves_accept_and_the_powers_on_a_phone(
+    browser: Any, live_server: str
+) -> None:
+    """During MAGDAGDON on a phone the hint panel pushed ACCEPT and the powers below the
+    screen (issue #14)."""
+    from ..utils.api import ViewPlayer
+    from ..utils.ui import UiPlayer
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion="reduce")
+    page = context.new_page()
+    ui: UiPlayer = open_game(page, live_server, "peaceful", 0)  # meets MAGDAGDON with a rescue
+    bot = ViewPlayer(use_power=False)
+    view = ui.view()
+    while view["phase"] != "magdagdon":
+        view = ui.perform(bot.next_action(view))
+    page.wait_for_selector("#banner:not([hidden])")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint-panel:not([hidden])")
+    screenshot(page, "magdagdon-hint-390x844")
+    for selector in ("[data-intent='accept']", "#powers button"):
+        box = page.locator(selector).first.bounding_box()
+        assert box and box["y"] + box["height"] <= 844, (selector, box)
+    context.close()
