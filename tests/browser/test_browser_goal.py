@@ -267,3 +267,11 @@ def test_the_hint_in_magdagdon_leaves_accept_and_the_powers_on_a_phone(
         box = page.locator(selector).first.bounding_box()
         assert box and box["y"] + box["height"] <= 844, (selector, box)
     context.close()
+
+
+def test_reroll_mode_says_what_to_do_in_magdagdon_too(page: Any, live_server: str) -> None:
+    from .test_browser_a11y import magdagdon_screen
+
+    magdagdon_screen(page, live_server)
+    page.click("[data-intent='reroll-start']")
+    assert page.locator("#message").inner_text() == "Choose the dice to reroll."

@@ -209,7 +209,7 @@ export class View {
     banner.hidden = phase !== "magdagdon";
     if (phase === "magdagdon") {
       this.$("banner-text").textContent = ui.ruinMode ? t("choose_ruin") : t("magdagdon_why", { n: game.required });
-      message.textContent = "";
+      message.textContent = ui.reroll ? t("choose_reroll") : ""; // REROLL mode says what to do
     } else if (phase === "roll") message.textContent = t("press_roll");
     else if (phase === "over") message.textContent = t("game_over");
     else if (game.dead_end) {
