@@ -169,6 +169,9 @@ def test_the_high_scores_fit_a_360_px_phone(browser: Any, live_server: str) -> N
     page.click("#menu-button")
     page.click("#sheet [data-intent='open'][data-screen='scores']")
     page.click("[data-intent='scores-difficulty'][data-difficulty='survival']")
+    page.click(
+        "[data-intent='scores-scope'][data-scope='me']"
+    )  # other tests' games may fill the top ten
     page.locator("tr.mine").first.wait_for()
     sheet = page.locator("#sheet")
     widths = sheet.evaluate("node => [node.scrollWidth, node.clientWidth]")
