@@ -46,9 +46,8 @@ from benchmarks.server_load import Tally, play
 from magdagdon.settings import Settings
 from magdagdon.web.limits import Hit, Limits, RateLimits
 from magdagdon.web.shared import RedisLink, SharedLimits
-from tests.utils.hosts import Network, RedisServer, network_hosts
+from tests.utils.hosts import Network, RedisServer, network_hosts, reachable_database
 from tests.utils.pg import temporary_database
-from tests.utils.proxy import TcpProxy
 from tests.utils.server import server_process
 
 HIGH = "1000000"
@@ -219,16 +218,7 @@ def main() -> None:
         database_url = stack.enter_context(
             temporary_database(args.database_url, prefix="magdagdon_bench")
         )
-        if network.mode != "loopback":  # PostgreSQL listens on 127.0.0.1: relay it
-            from sqlalchemy import make_url
-
-            real = make_url(database_url)
-            relay = TcpProxy((real.host or "127.0.0.1", real.port or 5432), host=network.gateway)
-            relay.start()
-            stack.callback(relay.stop)
-            database_url = real.set(host=network.gateway, port=relay.port).render_as_string(
-                hide_password=False
-            )
+        database_url = reachable_database(stack, database_url, network)
         shared = {"MAGDAGDON_REDIS_URL": redis.url(network.gateway)}
         print(f"\n{args.players} players, {args.seconds:g} s per phase")
         results = []

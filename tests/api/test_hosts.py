@@ -31,13 +31,11 @@ from urllib.request import Request
 
 import httpx2
 import pytest
-from sqlalchemy import make_url
 
 from ..conftest import PG_ENV
 from ..utils.api import ViewPlayer
-from ..utils.hosts import Network, RedisServer, network_hosts
+from ..utils.hosts import Network, RedisServer, network_hosts, reachable_database
 from ..utils.pg import temporary_database
-from ..utils.proxy import TcpProxy
 from ..utils.server import ServerProcess, server_process
 
 pytestmark = pytest.mark.slow  # real processes on real (virtual) network hosts
@@ -126,16 +124,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         if network.reason:  # say it where the summary shows it
             warnings.warn(f"hosts on the loopback, not namespaces: {network.reason}", stacklevel=1)
         print(f"hosts: {network.mode}: {where}")
-        if network.mode != "loopback":
-            # The hosts reach the machine's PostgreSQL (on 127.0.0.1) through a relay on the
-            # bridge's address, and the test's Redis listens there too.
-            real = make_url(database_url)
-            relay = TcpProxy((real.host or "127.0.0.1", real.port or 5432), host=network.gateway)
-            relay.start()
-            stack.callback(relay.stop)
-            database_url = real.set(host=network.gateway, port=relay.port).render_as_string(
-                hide_password=False
-            )
+        # the hosts reach PostgreSQL through a relay on the bridge; the test's Redis is there too
+        database_url = reachable_database(stack, database_url, network)
         redis = RedisServer(logs, binds=("127.0.0.1", network.gateway))
         redis.start()
         stack.callback(redis.stop)

@@ -20,6 +20,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .proxy import TcpProxy
 from .server import free_port
 
 
@@ -42,6 +43,21 @@ class Network:
     hosts: list[Host]
     reason: str = ""
     """Why the hosts are on the loopback, when they are."""
+
+
+def reachable_database(stack: ExitStack, database_url: str, network: Network) -> str:
+    """The URL at which ``network``'s hosts reach the database: as it is on the loopback;
+    from namespaces, through a relay on the bridge's address (the machine's PostgreSQL listens
+    on 127.0.0.1), stopped when ``stack`` closes."""
+    if network.mode == "loopback":
+        return database_url
+    from sqlalchemy import make_url
+
+    real = make_url(database_url)
+    relay = TcpProxy((real.host or "127.0.0.1", real.port or 5432), host=network.gateway)
+    relay.start()
+    stack.callback(relay.stop)
+    return real.set(host=network.gateway, port=relay.port).render_as_string(hide_password=False)
 
 
 def _ip(*args: str) -> None:
