@@ -5,10 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from magdagdon.ai.heuristic import HeuristicPlayer, allowed_values, board_value
+from magdagdon.ai.heuristic import HeuristicPlayer, board_value
 from magdagdon.ai.registry import make_player
 from magdagdon.ai.simulate import play
 from magdagdon.engine import Board, Difficulty, Game, Phase
+from magdagdon.engine.placement import allowed_values
 
 from ..positions import game_at
 

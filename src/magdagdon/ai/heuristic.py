@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine import Action, Board, Game, Phase, actions, score_board, staged_results
-from ..engine.board import EMPTY, NEIGHBOURS, RUIN, bits, neighbours
+from ..engine.board import EMPTY, RUIN, bits, neighbours
+from ..engine.placement import allowed_values
 from ..engine.scoring import BONUS_PATTERNS, BONUS_POINTS, LINES, RUIN_PENALTY, Bonus
 from .players import staging_actions
 
@@ -26,14 +27,6 @@ class Weights:
     two_pairs: float = 0.30
     dead_square: float = 1.0
     room: float = 0.6
-
-
-def allowed_values(board: Board, square: int) -> frozenset[int]:
-    """The values an empty square could still take, given its number neighbours (±1)."""
-    low, high = 1, 6
-    for n in bits(NEIGHBOURS[square] & board.numbers):
-        low, high = max(low, board[n] - 1), min(high, board[n] + 1)
-    return frozenset(range(low, high + 1))
 
 
 def _line_potential(

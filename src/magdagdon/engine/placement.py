@@ -56,6 +56,19 @@ def with_placed(
     return empty, numbers, vm
 
 
+def allowed_values(board: Board, square: int) -> frozenset[int]:
+    """The values an empty square could still take, given the numbers next to it (R4: within
+    1 of each).
+
+    >>> sorted(allowed_values(Board.parse("3.../.4../..../...."), 1))
+    [3, 4]
+    """
+    low, high = 1, 6
+    for near in bits(NEIGHBOURS[square] & board.numbers):
+        low, high = max(low, board[near] - 1), min(high, board[near] + 1)
+    return frozenset(range(low, high + 1))
+
+
 def legal_cells(board: Board, value: int) -> frozenset[int]:
     """The squares of ``board`` where one die of ``value`` may go now.
 

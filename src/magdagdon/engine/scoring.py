@@ -13,7 +13,8 @@ from enum import StrEnum
 from itertools import pairwise, product
 from typing import Any, Final
 
-from .board import EMPTY, NEIGHBOURS, RUIN, Board, bits
+from .board import EMPTY, RUIN, Board, bits
+from .placement import allowed_values
 
 RUIN_PENALTY: Final = 15
 """Points each RUIN costs."""
@@ -174,12 +175,7 @@ def line_prospects(board: Board) -> list[Bonus | None]:
     >>> [b and b.value for b in line_prospects(Board.parse("1222/2.../..../...."))][:3]
     [None, 'four', 'straight']
     """
-    allowed = {}
-    for square in bits(board.empty):
-        low, high = 1, 6
-        for near in bits(NEIGHBOURS[square] & board.numbers):
-            low, high = max(low, board[near] - 1), min(high, board[near] + 1)
-        allowed[square] = range(low, high + 1)
+    allowed = {square: allowed_values(board, square) for square in bits(board.empty)}
     found: list[Bonus | None] = []
     for line in LINES:
         cells = [board[square] for square in line]
