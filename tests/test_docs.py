@@ -14,6 +14,8 @@ import pytest
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
 
+from .utils.codes import error_codes
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 RULES = (DOCS / "rules.md").read_text("utf-8")
@@ -137,10 +139,7 @@ def test_design_names_every_setting() -> None:
 
 
 def test_design_names_every_error_code() -> None:
-    source = "\n".join(text_of(p) for p in (ROOT / "src" / "magdagdon").rglob("*.py"))
-    codes = set(re.findall(r"RuleViolation\(\s*\"([a-z_]+)\"", source))
-    codes |= set(re.findall(r"(?:ApiError|error_response)\(\s*\d+,\s*\"([a-z_]+)\"", source))
-    codes |= set(re.findall(r"\"code\": \"([a-z_]+)\"", source))
+    codes = error_codes()
     assert len(codes) > 20, "the search found the codes"
     missing = sorted(code for code in codes if f"`{code}`" not in DESIGN)
     assert not missing, f"docs/design.md does not name {missing}"

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from .utils.codes import error_codes
+
 STATIC = Path(__file__).resolve().parent.parent / "src" / "magdagdon" / "web" / "static"
 LANGUAGES = ("en", "et", "sv")
 
@@ -126,13 +128,9 @@ def test_words_a_new_player_reported() -> None:
 
 
 def api_error_codes() -> set[str]:
-    """Every error code the server can answer (as tests/test_docs.py finds them), and the
-    HTTP ones."""
-    source = "\n".join(p.read_text("utf-8") for p in (STATIC.parent.parent).rglob("*.py"))
-    codes = set(re.findall(r"RuleViolation\(\s*\"([a-z_]+)\"", source))
-    codes |= set(re.findall(r"(?:ApiError|error_response)\(\s*\d+,\s*\"([a-z_]+)\"", source))
-    codes |= set(re.findall(r"\"code\": \"([a-z_]+)\"", source))
-    return codes | {"not_found", "method_not_allowed"}
+    """Every error code the server can answer: those written in its source, and the HTTP
+    ones its error handler names."""
+    return error_codes() | {"not_found", "method_not_allowed"}
 
 
 @pytest.mark.parametrize("language", ["en", "et", "sv"])
