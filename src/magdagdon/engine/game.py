@@ -288,13 +288,17 @@ class Game:
             rolled = list(self._live_stream().roll(self.turns))
         else:
             rolled = self._chosen(values, 4)
-        self._values = rolled
+        self._deal(rolled)
+        self._log(actions.roll())
+
+    def _deal(self, values: list[int]) -> None:
+        """Four dice in the tray: the turn enters PLACE or MAGDAGDON (R2, R5)."""
+        self._values = values
         self._cells = [None, None, None, None]
         self._staged = []
         self._next_slot = 4
         self.required = self.difficulty.required(self.board.empty_count)
         self._evaluate()
-        self._log(actions.roll())
 
     def stage(self, die: DieRef, cell: int) -> None:
         """Stage a tray die on a square (legality per R3/R4, staged dice counting)."""
@@ -807,10 +811,8 @@ class Game:
             values = list(dice)
             if len(values) != 4 or any(type(v) is not int or not 1 <= v <= 6 for v in values):
                 raise ValueError(f"a roll is four dice of 1-6, got {values!r}")
-            game._stream, stream = None, game._stream
-            game.roll(values)
-            game._stream = stream
-            game.actions, game.turn_actions = [], 1
+            game._deal(values)
+            game.turn_actions = 1  # rolled, though no ROLL is in its (empty) log
         return game
 
     def __repr__(self) -> str:
