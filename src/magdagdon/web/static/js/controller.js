@@ -35,20 +35,21 @@ export class Controller {
   async start() {
     translatePage(this.doc, this.t);
     await this.run(async () => {
+      let current = null;
+      let unreadable = false;
       try {
-        const current = await this.api.currentGame();
-        if (current) return this.setGame(current);
-        throw new ApiError(200, "no_current_game", "", null); // none: start one below
+        current = await this.api.currentGame(); // null: no unfinished game
       } catch (error) {
-        const unreadable = error instanceof ApiError && error.code === "game_unreadable";
-        if (unreadable) this.view.announce(this.errorText(error)); // the damaged game is set aside
-        if (!(error instanceof ApiError) || !["no_current_game", "game_unreadable"].includes(error.code)) throw error;
-        // After a reload on the game-over sheet, show that result again rather than a new game.
-        const last = unreadable ? null : this.preferences.lastGame();
-        const finished = last ? await this.api.game(last).catch(() => null) : null;
-        if (finished && finished.phase === "over") this.setGame(finished);
-        else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
+        if (!(error instanceof ApiError) || error.code !== "game_unreadable") throw error;
+        unreadable = true;
+        this.view.announce(this.errorText(error)); // the damaged game is set aside
       }
+      if (current) return this.setGame(current);
+      // After a reload on the game-over sheet, show that result again rather than a new game.
+      const last = unreadable ? null : this.preferences.lastGame();
+      const finished = last ? await this.api.game(last).catch(() => null) : null;
+      if (finished && finished.phase === "over") this.setGame(finished);
+      else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
   }
 

@@ -184,7 +184,7 @@ export class View {
   renderSum(node, line, prospect, t, label) {
     const badge = bonusText(t, line);
     const maybe = !badge && prospect ? t("prospect", { bonus: t(`bonus_${prospect.bonus}`), points: prospect.points }) : "";
-    const key = `${line.sum}|${badge}|${maybe}|${t("row_sum", { n: 1 })}`; // the language too
+    const key = `${line.sum}|${badge}|${maybe}|${t.language}`; // the label is in the language too
     if (node.dataset.key === key) return;
     const completedNow = badge && node.dataset.key !== undefined && !node.dataset.key.split("|")[1];
     node.dataset.key = key;
