@@ -305,7 +305,7 @@ class Game:
         self._expect(Phase.PLACE)
         i = self._tray_die(die)
         sq = self._square(cell)
-        problem = self._stage_problem(i, sq)
+        problem = self._stage_problem(i, sq, self._position())
         if problem is not None:
             raise problem
         self._cells[i] = sq
@@ -321,12 +321,27 @@ class Game:
         ({'values': [5]}, 'not_adjacent', None)
         """
         self._expect(Phase.PLACE)
-        return self._stage_problem(self._tray_die(die), self._square(cell))
+        return self._stage_problem(self._tray_die(die), self._square(cell), self._position())
 
-    def _stage_problem(self, i: int, sq: int) -> RuleViolation | None:
-        if self.board[sq] != EMPTY or sq in self._staged_squares():
+    def blocked(self, die: DieRef) -> dict[int, RuleViolation]:
+        """Every square that tray die may not be staged on now, with why (:meth:`why_not` of
+        each square, the position worked out once).
+
+        >>> game = Game.from_position("peaceful", "5.../..../..../....", (2, 3, 4, 6))
+        >>> sorted(game.blocked(2))[:3], game.blocked(2)[0].code
+        ([0, 2, 3], 'cell_occupied')
+        """
+        self._expect(Phase.PLACE)
+        i, position = self._tray_die(die), self._position()
+        found = {sq: self._stage_problem(i, sq, position) for sq in range(16)}
+        return {sq: problem for sq, problem in found.items() if problem is not None}
+
+    def _stage_problem(
+        self, i: int, sq: int, position: tuple[int, int, list[int]]
+    ) -> RuleViolation | None:
+        empty, numbers, vm = position  # staged dice count as numbers (see _position)
+        if not empty >> sq & 1:
             return RuleViolation("cell_occupied", f"{square_label(sq).capitalize()} is taken.")
-        empty, numbers, vm = self._position()
         value = self._values[i]
         if legal_mask(empty, numbers, vm, value) >> sq & 1:
             return None
@@ -883,9 +898,6 @@ class Game:
         sq = self._cells[i]
         assert sq is not None
         return sq
-
-    def _staged_squares(self) -> list[int]:
-        return [self._sq(i) for i in self._staged]
 
     @staticmethod
     def _number_at(sq: int, vm: Sequence[int]) -> int:

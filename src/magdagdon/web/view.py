@@ -76,12 +76,13 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
 
 def _blocked(game: Game, die: int) -> list[Blocked]:
     """Each square the die may not be staged on now, with the engine's reason."""
-    found = []
-    for cell in range(16):
-        problem = game.why_not(die, cell)
-        if problem is None:
-            continue
-        code = "ruin" if game.board[cell] == RUIN else problem.code
-        values = problem.details.get("values", [])
-        found.append(Blocked.model_validate({"cell": cell, "code": code, "values": values}))
-    return found
+    return [
+        Blocked.model_validate(
+            {
+                "cell": cell,
+                "code": "ruin" if game.board[cell] == RUIN else problem.code,
+                "values": problem.details.get("values", []),
+            }
+        )
+        for cell, problem in game.blocked(die).items()
+    ]
