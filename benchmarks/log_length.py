@@ -28,7 +28,6 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from magdagdon.engine import Game
-from magdagdon.lru import LruCache
 from magdagdon.settings import Settings
 from magdagdon.store import Store
 from magdagdon.web import limits
@@ -103,7 +102,7 @@ def run(url: str | None, actions: int, repeats: int) -> dict[str, list[float]]:
                     )
                     for cold in (False, True):
                         if cold:
-                            store._cache = LruCache(512, copy=Game.copy)  # as a fresh process
+                            store._cache.clear()  # as a fresh process
                         v = client.get(f"/api/games/{game_id}").json()["version"]
                         times.setdefault(
                             f"store.act {'cold' if cold else 'warm'}, {name}", []
