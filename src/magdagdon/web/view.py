@@ -75,14 +75,11 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
 
 
 def _blocked(game: Game, die: int) -> list[Blocked]:
-    """Each square the die may not be staged on now, with the engine's reason."""
-    return [
-        Blocked.model_validate(
-            {
-                "cell": cell,
-                "code": "ruin" if game.board[cell] == RUIN else problem.code,
-                "values": problem.details.get("values", []),
-            }
-        )
-        for cell, problem in game.blocked(die).items()
-    ]
+    """Each square the die may not be staged on now, with the engine's reason (a RUIN named as
+    such: the engine calls every square that is not empty taken)."""
+    found = []
+    for cell, problem in game.blocked(die).items():
+        reason = "ruin" if game.board[cell] == RUIN else problem.code
+        values = problem.details.get("values", [])
+        found.append(Blocked.model_validate({"cell": cell, "code": reason, "values": values}))
+    return found
