@@ -10,7 +10,7 @@ from pathlib import Path
 
 from anyio import CapacityLimiter, to_thread
 from fastapi import FastAPI
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.routing import Route
@@ -152,6 +152,11 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
 
     for module in (health, games, coach, highscores, players):
         app.include_router(module.router)
+
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    async def replay_page(game_id: str) -> FileResponse:
+        """A finished game's replay viewer: the client's page, which reads the path."""
+        return FileResponse(STATIC / "index.html", media_type="text/html")
     # The client's files, for GET and HEAD only: a Mount would answer every method on every
     # path, so a wrong method on an API path would get the files' Allow instead of its own.
     # Paths under /api/ are never files: a wrong method there answers 405 with its Allow.
