@@ -87,6 +87,23 @@ export class Api {
     return this.request("PUT", "/api/players/me", { name });
   }
 
+  // The daily challenge: today's three games and their status; play (or continue) one.
+  daily() {
+    return this.request("GET", "/api/daily");
+  }
+
+  playDaily(difficulty) {
+    return this.request("POST", `/api/daily/${encodeURIComponent(difficulty)}`);
+  }
+
+  leaderboard(date, difficulty) {
+    return this.request("GET", `/api/daily/${encodeURIComponent(date)}/${encodeURIComponent(difficulty)}/leaderboard`);
+  }
+
+  stats() {
+    return this.request("GET", "/api/players/me/stats");
+  }
+
   rules(language) {
     return fetch(`/rules/${language}.txt`).then((r) => r.text());
   }

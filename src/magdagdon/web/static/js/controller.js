@@ -4,6 +4,7 @@
 
 import { ApiError } from "./api.js";
 import { loadCatalog, translatePage } from "./i18n.js";
+import { share, shareText } from "./share.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 function hintKey(game) {
@@ -25,6 +26,11 @@ export class Controller {
     this.screen = null;
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameMax: null, nameError: "" };
     this.rulesTexts = {}; // by language
+    this.daily = { info: null, error: "" }; // today's dailies (GET /api/daily)
+    this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
+    this.stats = { difficulty: "peaceful", data: null, error: "" };
+    this.result = { id: null, board: null, waiting: false }; // a finished daily's standing and par
+    this.shared = { id: null, status: "", text: "" }; // what SHARE did last
     this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
     const saved = preferences.animations();
     this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved;
@@ -44,13 +50,23 @@ export class Controller {
         unreadable = true;
         this.view.announce(this.errorText(error)); // the damaged game is set aside
       }
-      if (current) return this.setGame(current);
-      // After a reload on the game-over sheet, show that result again rather than a new game.
+      // The last game shown, when it was not the regular game in progress: today's daily
+      // (being played or just finished) is shown again; after a reload on the game-over sheet,
+      // that result again rather than a new game.
       const last = unreadable ? null : this.preferences.lastGame();
-      const finished = last ? await this.api.game(last).catch(() => null) : null;
-      if (finished && finished.phase === "over") this.setGame(finished);
+      const remembered = last && (!current || current.id !== last) ? await this.api.game(last).catch(() => null) : null;
+      if (remembered && remembered.daily && await this.isToday(remembered.daily.date)) return this.setGame(remembered);
+      if (current) return this.setGame(current);
+      if (remembered && remembered.phase === "over" && !remembered.daily) this.setGame(remembered);
       else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
+  }
+
+  // Whether a daily's date is the server's today (what GET /api/daily says).
+  async isToday(date) {
+    const info = await this.api.daily().catch(() => null);
+    if (info) this.daily.info = info;
+    return Boolean(info) && info.date === date;
   }
 
   newGame(difficulty) {
@@ -59,7 +75,7 @@ export class Controller {
   }
 
   setGame(game, { animate = [] } = {}) {
-    const wasOver = this.game && this.game.phase === "over";
+    const wasOver = this.game && this.game.id === game.id && this.game.phase === "over";
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
     this.preferences.rememberGame(game);
@@ -88,11 +104,17 @@ export class Controller {
       await work();
     } catch (error) {
       this.view.announce(this.errorText(error));
-      if (error instanceof ApiError && error.status === 422 && this.game) this.setGame((await this.api.currentGame().catch(() => null)) || this.game);
+      if (error instanceof ApiError && error.status === 422 && this.game) this.setGame((await this.shownGameAgain()) || this.game);
     } finally {
       this.ui.busy = false;
       this.render();
     }
+  }
+
+  // The game on the board as the server has it now (a regular game: the one in progress).
+  shownGameAgain() {
+    const request = this.game.daily ? this.api.game(this.game.id) : this.api.currentGame();
+    return request.catch(() => null);
   }
 
   act(action, message, animate = []) {
@@ -145,6 +167,11 @@ export class Controller {
       case "set-difficulty": return this.changeDifficulty(data.difficulty);
       case "new-game": return this.startNew(game ? game.difficulty : "peaceful");
       case "review": return this.openReview(data.game);
+      case "back-to-game": return this.backToGame();
+      case "daily-play": return this.playDaily(data.difficulty);
+      case "leaderboard": return this.openLeaderboard(data.date, data.difficulty);
+      case "stats-difficulty": this.stats.difficulty = data.difficulty; return this.paint();
+      case "share": return this.shareGame(data.game);
     }
     if (!game) return;
     switch (intent) {
@@ -290,7 +317,9 @@ export class Controller {
   }
 
   async startNew(difficulty) {
-    const game = this.game;
+    // a new game abandons the regular game in progress, never a daily: while a daily is shown,
+    // ask about the regular game
+    const game = this.game && this.game.daily ? await this.api.currentGame().catch(() => null) : this.game;
     if (game && game.phase !== "over" && game.version > 0 && !(await this.dialogs.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
     this.close();
     await this.run(async () => this.setGame(await this.newGame(difficulty)));
@@ -298,7 +327,7 @@ export class Controller {
   }
 
   async changeDifficulty(difficulty) {
-    if (this.game && difficulty === this.game.difficulty) return;
+    if (this.game && !this.game.daily && difficulty === this.game.difficulty) return;
     await this.startNew(difficulty);
   }
 
@@ -351,8 +380,129 @@ export class Controller {
     this.paint();
   }
 
+  // From a daily back to the regular game in progress, or a new one when there is none.
+  async backToGame() {
+    this.close();
+    await this.run(async () => {
+      const current = await this.api.currentGame();
+      this.setGame(current || await this.newGame(this.preferences.difficulty() || "peaceful"));
+    });
+    if (this.game && !this.game.daily) this.view.announce(this.t("announce_back", { name: DIFFICULTY_NAMES[this.game.difficulty] }));
+  }
+
+  // PLAY or CONTINUE today's daily of a difficulty on the board; one already finished opens
+  // its leaderboard instead.
+  async playDaily(difficulty) {
+    let played = false;
+    await this.run(async () => {
+      try {
+        const game = await this.api.playDaily(difficulty);
+        this.close();
+        this.setGame(game);
+        this.view.announce(this.t("announce_daily", { number: game.daily.number, name: DIFFICULTY_NAMES[difficulty] }));
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== "daily_played") throw error;
+        played = true;
+      }
+    });
+    if (played) {
+      const info = this.daily.info || await this.api.daily().catch(() => null);
+      if (info) await this.openLeaderboard(info.date, difficulty);
+    }
+  }
+
+  async openLeaderboard(date, difficulty) {
+    this.leaderboard = { date, difficulty, data: null, error: "" };
+    await this.open("leaderboard");
+  }
+
+  async loadLeaderboard() {
+    const { date, difficulty } = this.leaderboard;
+    this.paint();
+    try {
+      const data = await this.api.leaderboard(date, difficulty);
+      if (this.leaderboard.date === date && this.leaderboard.difficulty === difficulty) this.leaderboard.data = data;
+    } catch (error) {
+      this.leaderboard.error = this.errorText(error);
+    }
+    if (this.screen === "leaderboard") this.paint();
+  }
+
+  async loadDaily() {
+    this.daily.error = "";
+    this.paint();
+    try {
+      this.daily.info = await this.api.daily();
+    } catch (error) {
+      this.daily.error = this.errorText(error);
+    }
+    if (this.screen === "daily") this.paint();
+  }
+
+  async loadStats() {
+    this.stats.data = null;
+    this.stats.error = "";
+    this.paint();
+    try {
+      this.stats.data = await this.api.stats();
+    } catch (error) {
+      this.stats.error = this.errorText(error);
+    }
+    if (this.screen === "stats") this.paint();
+  }
+
+  // A finished daily's standing, and the coach's score on its dice: that may come a few seconds
+  // after the end, so it is asked for again a few times, a little later each time.
+  async loadResult(game) {
+    if (this.result.id === game.id && this.result.board && this.result.board.par !== null) return this.paint();
+    const result = { id: game.id, board: null, waiting: true };
+    this.result = result;
+    this.paint();
+    for (const delay of [0, 1000, 2000, 3000, 5000]) {
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.result !== result) return; // another game's result is wanted now
+      result.board = await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => result.board);
+      const par = game.par ?? (result.board ? result.board.par : null);
+      if (par !== null && par !== undefined) break;
+      if (this.screen === "over") this.paint(); // the standing meanwhile
+    }
+    result.waiting = false;
+    if (this.screen === "over" && this.game && this.game.id === game.id) this.paint();
+  }
+
+  // SHARE a finished game (the one on the board, or one of the daily list): Web Share, else
+  // the clipboard; the sheet says what happened.
+  async shareGame(id) {
+    let game = this.game && this.game.id === id ? this.game : null;
+    try {
+      if (!game) game = await this.api.game(id);
+      if (game.daily && (game.par === null || game.par === undefined)) {
+        const board = this.result.id === id && this.result.board ? this.result.board : await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => null);
+        if (board && board.par !== null) game = { ...game, par: board.par };
+      }
+    } catch (error) {
+      this.view.announce(this.errorText(error));
+      return;
+    }
+    const text = shareText(this.t, game, { origin: location.origin });
+    const status = await share(text);
+    this.shared = { id, status, text };
+    if (status === "copied") this.view.announce(this.t("share_copied"));
+    if (status === "failed") this.view.announce(this.t("share_copy_yourself"));
+    if (this.screen) this.paint();
+    if (status === "failed") this.doc.getElementById("share-text")?.select();
+  }
+
   async open(screen) {
+    if (screen !== this.screen) this.shared = { id: null, status: "", text: "" };
     this.screen = screen;
+    if (screen === "daily") return this.loadDaily();
+    if (screen === "leaderboard") return this.loadLeaderboard();
+    if (screen === "stats") {
+      if (this.game) this.stats.difficulty = this.game.difficulty;
+      return this.loadStats();
+    }
+    if (screen === "over" && this.game && this.game.daily && this.game.phase === "over") return this.loadResult(this.game);
     if (screen === "scores") {
       this.scores.difficulty = this.game ? this.game.difficulty : "peaceful";
       return this.loadScores();
@@ -370,6 +520,7 @@ export class Controller {
     const t = this.t;
     this.dialogs.paintSheet(this.screen, {
       t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, reviewed: this.reviewed, animations: this.animations,
+      daily: this.daily, leaderboard: this.leaderboard, stats: this.stats, result: this.result.id === this.game?.id ? this.result : null, shared: this.shared,
     });
   }
 

@@ -1,19 +1,25 @@
 // The two dialogs over the game, index.html's <dialog id="sheet"> and <dialog id="confirm">: the
-// sheet shows one screen (menu, high scores, settings, rules, about, game over, review) built by
-// sheets.js, the question asks yes or no. Both open with showModal(), so the browser keeps focus
-// inside, closes them on Escape and gives focus back to what had it before. Which screen is open
-// is the controller's state; this only paints the dialogs and reports that the sheet closed.
+// sheet shows one screen (menu, high scores, settings, rules, about, game over, review; the
+// daily challenge and its leaderboard, statistics) built by sheets.js, daily.js and stats.js,
+// the question asks yes or no. Both open with showModal(), so the browser keeps focus inside,
+// closes them on Escape and gives focus back to what had it before. Which screen is open is the
+// controller's state; this only paints the dialogs and reports that the sheet closed.
 
+import { dailySheet, leaderboardSheet } from "./daily.js";
 import * as sheets from "./sheets.js";
+import { statsSheet } from "./stats.js";
 
 // screen → [title, ...content] from what the controller knows
 const SCREENS = {
-  menu: ({ t }) => sheets.menu(t),
+  menu: ({ t, game }) => sheets.menu(t, { onDaily: Boolean(game && game.daily) }),
   scores: ({ t, scores }) => sheets.scores(t, scores),
   settings: ({ t, game, animations }) => sheets.settings(t, { difficulty: game && game.difficulty, language: t.language, animations }),
   rules: ({ t, rules }) => sheets.rules(t, rules),
   about: ({ t }) => sheets.about(t),
-  over: ({ t, game }) => sheets.gameOver(t, game),
+  over: ({ t, game, result, shared }) => sheets.gameOver(t, game, { result, shared }),
+  daily: ({ t, game, daily, shared }) => dailySheet(t, { ...daily, onDaily: Boolean(game && game.daily), shared }),
+  leaderboard: ({ t, leaderboard }) => leaderboardSheet(t, leaderboard),
+  stats: ({ t, stats }) => statsSheet(t, stats),
   review: ({ t, reviewed }) => sheets.review(t, reviewed),
 };
 
@@ -33,7 +39,8 @@ export class Dialogs {
   }
 
   // Draws the screen into the sheet, opening it if it is closed. state: {t, game, scores, rules
-  // (the rules text in t's language, null until loaded), reviewed, animations}.
+  // (the rules text in t's language, null until loaded), reviewed, animations, daily, leaderboard,
+  // stats, result (a finished daily's standing), shared (what SHARE did)}.
   paintSheet(screen, state) {
     const build = SCREENS[screen];
     if (!build) return;

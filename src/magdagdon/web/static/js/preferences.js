@@ -1,6 +1,7 @@
 // What this browser remembers between visits, and the one place that touches localStorage:
 // the language, whether to animate, the difficulty of the last game (for the next new game) and
-// the id of the last game (to show a finished game's result again after a reload).
+// the id of the last game (to show a finished game's result, or the daily being played, again
+// after a reload).
 
 const LANGUAGE_KEY = "magdagdon.language";
 const MOTION_KEY = "magdagdon.animations";
@@ -48,9 +49,10 @@ export class Preferences {
     return this.storage.getItem(LAST_GAME_KEY);
   }
 
-  // Every game shown is remembered: its difficulty is the next new game's, its id is reopened.
+  // Every game shown is remembered: its id is reopened (a daily's too, while it is today's);
+  // a regular game's difficulty is the next new game's.
   rememberGame(game) {
-    this.storage.setItem(DIFFICULTY_KEY, game.difficulty);
+    if (!game.daily) this.storage.setItem(DIFFICULTY_KEY, game.difficulty);
     this.storage.setItem(LAST_GAME_KEY, game.id);
   }
 }

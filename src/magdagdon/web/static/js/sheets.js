@@ -1,14 +1,19 @@
 // The screens shown in the sheet: menu, high scores, settings, rules, about, game over.
 // Each builds its content from data it is given; text from people is set as text, never HTML.
 
+import { dailyOver, shareNote } from "./daily.js";
 import { button, el } from "./dom.js";
 import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
 
-export function menu(t) {
+// onDaily: a daily is shown, so the menu offers the way back to the player's own game
+export function menu(t, { onDaily = false } = {}) {
   return [t("menu"), el("div", { class: "menu-list" },
+    onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary" }) : null,
     button("new-game", t("new_game")),
+    button("open", t("daily_challenge"), { "data-screen": "daily" }),
     button("how-to-play", t("how_to_play")),
     button("open", t("high_scores"), { "data-screen": "scores" }),
+    button("open", t("statistics"), { "data-screen": "stats" }),
     button("open", t("settings"), { "data-screen": "settings" }),
     button("open", t("rules"), { "data-screen": "rules" }),
     button("open", t("about"), { "data-screen": "about" }),
@@ -95,7 +100,8 @@ export function about(t) {
   ];
 }
 
-export function gameOver(t, game) {
+// result, shared: a daily's standing and what SHARE did (daily.js)
+export function gameOver(t, game, { result = null, shared = null } = {}) {
   const s = game.final_score;
   const lines = [...s.rows.map((l, i) => [t("row_sum", { n: i + 1 }), l]), ...s.columns.map((l, i) => [t("column_sum", { n: i + 1 }), l])]
     .filter(([, l]) => l.bonus);
@@ -111,14 +117,17 @@ export function gameOver(t, game) {
   const places = game.places
     ? el("p", { text: t("places", { all: game.places.all, me: game.places.me, name: DIFFICULTY_NAMES[game.difficulty] }) })
     : null;
-  return [t("game_over"),
-    el("p", { class: "final-score", text: t.number(s.total) }),
-    table, places,
-    game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null,
+  const head = [t("game_over"), el("p", { class: "final-score", text: t.number(s.total) })];
+  const hints = game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null;
+  if (game.daily) return [...head, ...dailyOver(t, game, result, shared), table, places, hints];
+  return [...head,
+    table, places, hints,
     el("div", { class: "actions" },
       button("review", t("review"), { "data-game": game.id }),
+      button("share", t("share"), { "data-game": game.id }),
       button("open", t("high_scores"), { "data-screen": "scores" }),
       button("new-game", t("new_game"), { className: "button primary" })),
+    shareNote(t, shared, game.id),
   ];
 }
 

@@ -112,8 +112,7 @@ export class View {
     this.root.setAttribute("aria-busy", ui.busy ? "true" : "false");
     if (!game) return;
     const over = game.phase === "over";
-    this.$("difficulty-chip").textContent = DIFFICULTY_NAMES[game.difficulty];
-    this.$("difficulty-chip").setAttribute("aria-label", t("difficulty_is", { name: DIFFICULTY_NAMES[game.difficulty] }));
+    this.renderChip(game, t);
     this.$("status-score").textContent = t.number(over ? game.final_score.total : game.score.total);
     this.$("status-turn").textContent = over ? game.turns : game.turns + 1;
     this.renderPowersLeft(game, t);
@@ -123,6 +122,25 @@ export class View {
     hintButton.setAttribute("aria-pressed", String(Boolean(ui.hint)));
     this.renderBoard(state);
     this.renderTurn(state);
+  }
+
+  // The difficulty, which opens SETTINGS; on a daily "DAILY #1" above it, opening the daily's list.
+  renderChip(game, t) {
+    const chip = this.$("difficulty-chip");
+    const name = DIFFICULTY_NAMES[game.difficulty];
+    const key = `${game.id}|${t.language}`;
+    if (chip.dataset.key === key) return;
+    chip.dataset.key = key;
+    chip.classList.toggle("daily-chip", Boolean(game.daily));
+    if (game.daily) {
+      chip.replaceChildren(el("span", { class: "chip-daily", text: t("daily_number", { number: game.daily.number }) }), el("span", { text: name }));
+      chip.dataset.screen = "daily";
+      chip.setAttribute("aria-label", t("daily_is", { number: game.daily.number, name }));
+    } else {
+      chip.textContent = name;
+      chip.dataset.screen = "settings";
+      chip.setAttribute("aria-label", t("difficulty_is", { name }));
+    }
   }
 
   renderPowersLeft(game, t) {
@@ -319,9 +337,12 @@ export class View {
         ? button("ruin-cancel", t("cancel"), { disabled: busy })
         : button("accept", `${t("accept_magdagdon")} (−${game.ruin_penalty})`, { className: "button danger", disabled: busy }));
     } else {
+      // a finished daily: the way back to the player's own game comes first
       row.replaceChildren(
         button("open", t("result"), { "data-screen": "over" }),
-        button("new-game", t("new_game"), { className: "button primary", disabled: busy }),
+        game.daily
+          ? button("back-to-game", t("back_to_game"), { className: "button primary", disabled: busy })
+          : button("new-game", t("new_game"), { className: "button primary", disabled: busy }),
       );
     }
   }

@@ -1,0 +1,133 @@
+// The daily challenge's screens: today's three games, a day's leaderboard, and what the
+// game-over sheet adds for a daily. Built from what the server sent; names are set as text.
+
+import { button, el } from "./dom.js";
+import { DIFFICULTY_NAMES } from "./view.js";
+
+// "1 December 2026" in the player's language: a daily's date is a UTC day
+export function dayText(t, date) {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString(t.language, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+}
+
+// "Daily #1 · 1 December 2026"
+function dayLine(t, number, date) {
+  return el("p", { class: "daily-day" },
+    el("strong", { text: t("daily_number", { number }) }), el("span", { text: ` · ${dayText(t, date)}` }));
+}
+
+// What SHARE did, under the buttons that share: copied, or the text to copy by hand.
+export function shareNote(t, shared, id) {
+  if (!shared || shared.id !== id || !shared.status) return null;
+  if (shared.status === "failed") {
+    return el("div", { class: "field share-fallback" },
+      el("label", { for: "share-text", text: t("share_copy_yourself") }),
+      el("textarea", { id: "share-text", readOnly: true, rows: 7, value: shared.text }));
+  }
+  if (shared.status === "copied") return el("p", { class: "share-note", role: "status", text: t("share_copied") });
+  return null;
+}
+
+export function dailySheet(t, { info, error, onDaily, shared }) {
+  const title = t("daily_challenge");
+  if (error) return [title, el("p", { class: "error-text", role: "alert", text: error })];
+  if (!info) return [title, el("p", { text: t("loading") })];
+  const items = info.games.map((g) => {
+    const name = DIFFICULTY_NAMES[g.difficulty];
+    let status;
+    let buttons;
+    if (g.status === "over") {
+      status = t("daily_done", { score: t.number(g.score) });
+      buttons = [
+        button("leaderboard", t("leaderboard"), { "data-date": info.date, "data-difficulty": g.difficulty, "aria-label": `${t("leaderboard")}: ${name}` }),
+        button("share", t("share"), { "data-game": g.game_id, "aria-label": `${t("share")}: ${name}` }),
+      ];
+    } else {
+      const active = g.status === "active";
+      status = t(active ? "daily_in_progress" : "daily_not_played");
+      buttons = [button("daily-play", t(active ? "continue" : "play"), {
+        className: "button primary", "data-difficulty": g.difficulty, "aria-label": `${t(active ? "continue" : "play")}: ${name}`,
+      })];
+    }
+    return el("li", { class: "daily-item" },
+      el("div", { class: "daily-head" }, el("strong", { text: name }), el("span", { class: "daily-status", text: status })),
+      el("div", { class: "daily-buttons" }, ...buttons),
+      g.game_id ? shareNote(t, shared, g.game_id) : null);
+  });
+  return [title,
+    dayLine(t, info.number, info.date),
+    el("p", { class: "note", text: t("daily_note") }),
+    el("ul", { class: "daily-list" }, ...items),
+    onDaily ? el("div", { class: "actions" }, button("back-to-game", t("back_to_game"), { className: "button primary" })) : null,
+  ];
+}
+
+// rank and percentile: "Place 3 of 12 · as good as or better than 75% of players"
+function standing(t, me, players) {
+  return `${t("daily_rank", { rank: me.rank, players })} · ${t("daily_percentile", { percentile: Math.round(me.percentile) })}`;
+}
+
+export function leaderboardSheet(t, { date, difficulty, data, error }) {
+  const title = t("leaderboard");
+  const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
+    ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
+      button("leaderboard", label, { "data-date": date, "data-difficulty": key, "aria-pressed": String(key === difficulty) })));
+  if (error) return [title, tabs, el("p", { class: "error-text", role: "alert", text: error })];
+  if (!data) return [title, tabs, el("p", { text: t("loading") })];
+  const facts = [t("daily_players", { n: data.players })];
+  if (data.par !== null && data.par !== undefined) facts.push(t("daily_coach_par", { par: t.number(data.par) }));
+  let table;
+  if (!data.rows.length) table = el("p", { text: t("daily_nobody") });
+  else {
+    const head = el("tr", {}, ...["#", t("name"), t("score"), t("turns"), t("powers"), t("hints"), t("watch")].map(
+      (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 ? "n" : "" })));
+    const rows = data.rows.map((r) => {
+      const watchable = data.ended || r.mine;
+      return el("tr", { class: r.mine ? "mine" : "" },
+        el("td", { class: "n place", text: String(r.rank) }),
+        el("td", { class: "who", text: r.mine ? `${r.name || t("anonymous")} (${t("daily_you")})` : r.name || t("anonymous") }),
+        el("td", { class: "n", "data-label": t("score"), text: t.number(r.score) }),
+        el("td", { class: "n", "data-label": t("turns"), text: String(r.turns) }),
+        el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
+        el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),
+        el("td", { class: "n review-cell" }, watchable
+          ? el("a", { class: "button small", href: `/replay/${encodeURIComponent(r.game_id)}`, text: "▸", "aria-label": t("watch_game", { rank: r.rank, score: r.score }) })
+          : null));
+    });
+    table = el("table", { class: "scores-table" },
+      el("caption", { class: "visually-hidden", text: `${t("leaderboard")} ${t("daily_number", { number: data.number })} ${DIFFICULTY_NAMES[difficulty]}` }),
+      el("thead", {}, head), el("tbody", {}, ...rows));
+  }
+  const mine = data.rows.some((r) => r.mine);
+  return [title,
+    dayLine(t, data.number, data.date),
+    tabs,
+    el("p", { class: "daily-facts", text: facts.join(" · ") }),
+    table,
+    data.me && !mine ? el("p", { class: "daily-me", text: `${t("daily_you")}: ${t.number(data.me.score)} · ${standing(t, data.me, data.players)}` }) : null,
+    data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
+    data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
+  ];
+}
+
+// The game-over sheet of a daily: the coach's score on the same dice, rank and percentile, and
+// LEADERBOARD, SHARE and WATCH REPLAY. result: {board (the day's leaderboard, null until it
+// arrives), waiting (the coach's score is still being asked for)}.
+export function dailyOver(t, game, result, shared) {
+  const board = result && result.board;
+  const par = game.par ?? (board ? board.par : null);
+  let coach = null;
+  if (par !== null && par !== undefined) coach = el("p", { class: "daily-coach", text: t("daily_coach_scored", { par: t.number(par) }) });
+  else if (result && result.waiting) coach = el("p", { class: "daily-coach", text: t("daily_coach_playing") });
+  const me = board && board.me ? el("p", { class: "daily-me", text: standing(t, board.me, board.players) }) : null;
+  return [
+    dayLine(t, game.daily.number, game.daily.date),
+    coach, me,
+    el("div", { class: "actions" },
+      button("back-to-game", t("back_to_game"), { className: "button primary" }),
+      button("leaderboard", t("leaderboard"), { "data-date": game.daily.date, "data-difficulty": game.difficulty }),
+      button("share", t("share"), { "data-game": game.id }),
+      button("review", t("review"), { "data-game": game.id }),
+      el("a", { class: "button", href: `/replay/${encodeURIComponent(game.id)}`, text: t("watch_replay") })),
+    shareNote(t, shared, game.id),
+  ];
+}

@@ -1,0 +1,61 @@
+// SHARE: a finished game as a short text (the game's name, the day's number and difficulty, the
+// score and the coach's, the final board as a 4×4 grid of emoji that shows lines and RUINS but
+// not the dice, and the replay's address), passed on with the browser's Web Share or copied.
+// shareText is pure: the same game view and words always give the same text (the tests check it).
+
+import { DIFFICULTY_NAMES } from "./view.js";
+
+// a square in a line that scored a combo, another number, a RUIN, an empty square
+export const SQUARES = { bonus: "🟩", number: "🟨", ruin: "💥", empty: "⬜" };
+
+// The board as four lines of four emoji, from the view's board and its lines' combos.
+export function shareGrid(game) {
+  const score = game.final_score || game.score;
+  const board = game.board.replaceAll("/", "");
+  const lines = [];
+  for (let r = 0; r < 4; r++) {
+    let line = "";
+    for (let c = 0; c < 4; c++) {
+      const ch = board[4 * r + c];
+      if (ch === "X" || ch === "x") line += SQUARES.ruin;
+      else if (ch === ".") line += SQUARES.empty;
+      else if (score.rows[r].bonus || score.columns[c].bonus) line += SQUARES.bonus;
+      else line += SQUARES.number;
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+// shareText(t, game, {origin}): t is the translator, game a finished game's view (for a daily,
+// with `daily` and, once known, `par`), origin the site's address ("https://example.org").
+export function shareText(t, game, { origin }) {
+  const name = DIFFICULTY_NAMES[game.difficulty] || String(game.difficulty).toUpperCase();
+  const total = (game.final_score || game.score).total;
+  const title = game.daily
+    ? `MAGDAGDON ${t("daily_number", { number: game.daily.number })} · ${name}`
+    : `MAGDAGDON · ${name}`;
+  let result = t("share_score", { score: t.number(total) });
+  if (game.daily && game.par !== null && game.par !== undefined) result += ` · ${t("share_coach", { par: t.number(game.par) })}`;
+  return [title, result, ...shareGrid(game), `${origin}/replay/${encodeURIComponent(game.id)}`].join("\n");
+}
+
+// Passes the text on: Web Share where the browser has it, else the clipboard. "shared",
+// "cancelled" (the player closed the share sheet), "copied" or "failed".
+export async function share(text, nav = navigator) {
+  if (typeof nav.share === "function") {
+    try {
+      await nav.share({ text });
+      return "shared";
+    } catch (error) {
+      if (error && error.name === "AbortError") return "cancelled";
+      // not allowed here (no user gesture, an insecure page…): the clipboard instead
+    }
+  }
+  try {
+    await nav.clipboard.writeText(text);
+    return "copied";
+  } catch (error) {
+    return "failed";
+  }
+}
