@@ -458,7 +458,7 @@ export class Controller {
     const result = { id: game.id, board: null, waiting: true };
     this.result = result;
     this.paint();
-    for (const delay of [0, 1000, 2000, 3000, 5000]) {
+    for (const delay of [0, 1000, 2000, 3000, 5000, 8000]) {
       if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
       if (this.result !== result) return; // another game's result is wanted now
       result.board = await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => result.board);

@@ -57,7 +57,10 @@ export function dailySheet(t, { info, error, onDaily, shared }) {
     dayLine(t, info.number, info.date),
     el("p", { class: "note", text: t("daily_note") }),
     el("ul", { class: "daily-list" }, ...items),
-    onDaily ? el("div", { class: "actions" }, button("back-to-game", t("back_to_game"), { className: "button primary" })) : null,
+    el("div", { class: "actions" },
+      // every day's leaderboard, from today's on (the days before are a button away there)
+      button("leaderboard", t("leaderboards"), { "data-date": info.date, "data-difficulty": "peaceful" }),
+      onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary" }) : null),
   ];
 }
 
@@ -66,12 +69,18 @@ function standing(t, me, players) {
   return `${t("daily_rank", { rank: me.rank, players })} · ${t("daily_percentile", { percentile: Math.round(me.percentile) })}`;
 }
 
-export function leaderboardSheet(t, { date, difficulty, data, error }) {
+// today: the server's today once known (the next day's button stops there)
+export function leaderboardSheet(t, { date, difficulty, data, error, today = null }) {
   const title = t("leaderboard");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
       button("leaderboard", label, { "data-date": date, "data-difficulty": key, "aria-pressed": String(key === difficulty) })));
-  if (error) return [title, tabs, el("p", { class: "error-text", role: "alert", text: error })];
+  // the day before and after (never past today, when today is known)
+  const shift = (days) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+  const days = el("div", { class: "tabs days" },
+    button("leaderboard", `◂ ${t("previous_day")}`, { "data-date": shift(-1), "data-difficulty": difficulty }),
+    button("leaderboard", `${t("next_day")} ▸`, { "data-date": shift(1), "data-difficulty": difficulty, disabled: Boolean(today) && date >= today }));
+  if (error) return [title, tabs, el("p", { class: "error-text", role: "alert", text: error }), days];
   if (!data) return [title, tabs, el("p", { text: t("loading") })];
   const facts = [t("daily_players", { n: data.players })];
   if (data.par !== null && data.par !== undefined) facts.push(t("daily_coach_par", { par: t.number(data.par) }));
@@ -90,7 +99,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error }) {
         el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
         el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),
         el("td", { class: "n review-cell" }, watchable
-          ? el("a", { class: "button small", href: `/replay/${encodeURIComponent(r.game_id)}`, text: "▸", "aria-label": t("watch_game", { rank: r.rank, score: r.score }) })
+          ? el("a", { class: "button small watch", href: `/replay/${encodeURIComponent(r.game_id)}`, text: "▸", "aria-label": t("watch_game", { rank: r.rank, score: r.score }) })
           : null));
     });
     table = el("table", { class: "scores-table" },
@@ -106,6 +115,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error }) {
     data.me && !mine ? el("p", { class: "daily-me", text: `${t("daily_you")}: ${t.number(data.me.score)} · ${standing(t, data.me, data.players)}` }) : null,
     data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
     data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
+    days,
   ];
 }
 

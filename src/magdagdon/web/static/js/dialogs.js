@@ -18,7 +18,7 @@ const SCREENS = {
   about: ({ t }) => sheets.about(t),
   over: ({ t, game, result, shared }) => sheets.gameOver(t, game, { result, shared }),
   daily: ({ t, game, daily, shared }) => dailySheet(t, { ...daily, onDaily: Boolean(game && game.daily), shared }),
-  leaderboard: ({ t, leaderboard }) => leaderboardSheet(t, leaderboard),
+  leaderboard: ({ t, leaderboard, daily }) => leaderboardSheet(t, { ...leaderboard, today: daily.info ? daily.info.date : null }),
   stats: ({ t, stats }) => statsSheet(t, stats),
   review: ({ t, reviewed }) => sheets.review(t, reviewed),
 };

@@ -96,7 +96,7 @@ export function statsSheet(t, { difficulty, data, error }) {
         el("summary", { text: t("stats_as_table") }),
         el("table", {},
           el("caption", { class: "visually-hidden", text: t("stats_histogram_of", { name }) }),
-          el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("score") }), el("th", { scope: "col", class: "n", text: t("stats_games") }))),
+          el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("score") }), el("th", { scope: "col", class: "n", text: t("stats_count") }))),
           el("tbody", {}, ...d.histogram.map((b) => el("tr", {}, el("td", { text: binText(t, b) }), el("td", { class: "n", text: String(b.count) })))))));
   }
   if (d.recent && d.recent.length) {
