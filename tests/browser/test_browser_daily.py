@@ -121,7 +121,7 @@ def test_a_daily_beside_the_regular_game(browser: Any, live_server: str) -> None
 
     open_menu_item(page, "daily")
     sheet = page.locator("#sheet")
-    expect(sheet.locator(".daily-day")).to_have_text("Daily #2 · 2 December 2026")
+    expect(sheet.locator(".daily-day")).to_have_text("Daily #2 · December 2, 2026")
     expect(sheet.locator(".daily-item")).to_have_count(3)
     expect(sheet.locator("[data-intent='daily-play']")).to_have_text(["PLAY"] * 3)
     screenshot(page, "daily-list-en-390x844")

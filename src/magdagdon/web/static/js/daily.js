@@ -4,6 +4,8 @@
 import { button, el } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
+const FIRST_DAY = "2026-12-01"; // daily #1
+
 // "1 December 2026" in the player's language: a daily's date is a UTC day
 export function dayText(t, date) {
   return new Date(`${date}T00:00:00Z`).toLocaleDateString(t.language, { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
@@ -78,7 +80,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
   // the day before and after (never past today, when today is known)
   const shift = (days) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
   const days = el("div", { class: "tabs days" },
-    button("leaderboard", `◂ ${t("previous_day")}`, { "data-date": shift(-1), "data-difficulty": difficulty }),
+    button("leaderboard", `◂ ${t("previous_day")}`, { "data-date": shift(-1), "data-difficulty": difficulty, disabled: date <= FIRST_DAY }),
     button("leaderboard", `${t("next_day")} ▸`, { "data-date": shift(1), "data-difficulty": difficulty, disabled: Boolean(today) && date >= today }));
   if (error) return [title, tabs, el("p", { class: "error-text", role: "alert", text: error }), days];
   if (!data) return [title, tabs, el("p", { text: t("loading") })];
