@@ -161,6 +161,7 @@ def test_a_daily_beside_the_regular_game(browser: Any, live_server: str) -> None
     watch = page.locator("#sheet a.button", has_text="Watch replay")
     assert watch.get_attribute("href") == f"/replay/{final['id']}"
     screenshot(page, "daily-over-en-390x844")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert serious_violations(page) == []
 
     page.click("#sheet [data-intent='share']")
@@ -228,6 +229,7 @@ def test_two_players_meet_the_same_dice_and_watch_after_the_day(
     finish_in_page(sv, live_server, view)
     expect(sv.locator("#sheet .daily-coach")).to_contain_text("Tränaren", timeout=30_000)
     screenshot(sv, "daily-over-sv-dark-390x844")
+    assert sv.evaluate("document.documentElement.scrollWidth") <= 390  # BACK TO MY GAME fits
     assert serious_violations(sv) == []
 
     open_menu_item(et, "daily")

@@ -403,6 +403,9 @@ export class Controller {
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== "daily_played") throw error;
         played = true;
+        // finished meanwhile (in another tab): the board shows how it ended
+        const shown = this.game;
+        if (shown && shown.daily && shown.difficulty === difficulty && shown.phase !== "over") this.setGame(await this.api.game(shown.id));
       }
     });
     if (played) {

@@ -62,7 +62,7 @@ export function dailySheet(t, { info, error, onDaily, shared }) {
     el("div", { class: "actions" },
       // every day's leaderboard, from today's on (the days before are a button away there)
       button("leaderboard", t("leaderboards"), { "data-date": info.date, "data-difficulty": "peaceful" }),
-      onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary" }) : null),
+      onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary wide" }) : null),
   ];
 }
 
@@ -135,7 +135,7 @@ export function dailyOver(t, game, result, shared) {
     dayLine(t, game.daily.number, game.daily.date),
     coach, me,
     el("div", { class: "actions" },
-      button("back-to-game", t("back_to_game"), { className: "button primary" }),
+      button("back-to-game", t("back_to_game"), { className: "button primary wide" }),
       button("leaderboard", t("leaderboard"), { "data-date": game.daily.date, "data-difficulty": game.difficulty }),
       button("share", t("share"), { "data-game": game.id }),
       button("review", t("review"), { "data-game": game.id }),

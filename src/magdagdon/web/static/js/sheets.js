@@ -8,7 +8,7 @@ import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
 // onDaily: a daily is shown, so the menu offers the way back to the player's own game
 export function menu(t, { onDaily = false } = {}) {
   return [t("menu"), el("div", { class: "menu-list" },
-    onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary" }) : null,
+    onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary wide" }) : null,
     button("new-game", t("new_game")),
     button("open", t("daily_challenge"), { "data-screen": "daily" }),
     button("how-to-play", t("how_to_play")),

@@ -28,12 +28,14 @@ const PAD = { top: 16, bottom: 30, left: 6, right: 6 };
 export function histogram(t, bins, label) {
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, focusable: "false" });
   const max = Math.max(1, ...bins.map((b) => b.count));
-  const width = (W - PAD.left - PAD.right) / bins.length;
+  const room = W - PAD.left - PAD.right;
+  const width = Math.min(48, room / bins.length); // a few bins stay bars, not slabs
+  const start = PAD.left + (room - width * bins.length) / 2;
   const every = Math.ceil(bins.length / 6); // at most six labels under the bars
   svg.append(svgEl("line", { x1: PAD.left, x2: W - PAD.right, y1: H - PAD.bottom, y2: H - PAD.bottom, class: "axis" }));
   bins.forEach((bin, i) => {
     const h = ((H - PAD.top - PAD.bottom) * bin.count) / max;
-    const x = PAD.left + i * width;
+    const x = start + i * width;
     if (bin.count) {
       svg.append(svgEl("rect", { x: x + 1.5, y: H - PAD.bottom - h, width: Math.max(1, width - 3), height: h, rx: 2, class: "bar" }));
       svg.append(svgEl("text", { x: x + width / 2, y: H - PAD.bottom - h - 3, "text-anchor": "middle", class: "chart-count" }, String(bin.count)));

@@ -341,7 +341,7 @@ export class View {
       row.replaceChildren(
         button("open", t("result"), { "data-screen": "over" }),
         game.daily
-          ? button("back-to-game", t("back_to_game"), { className: "button primary", disabled: busy })
+          ? button("back-to-game", t("back_to_game"), { className: "button primary wide", disabled: busy })
           : button("new-game", t("new_game"), { className: "button primary", disabled: busy }),
       );
     }
