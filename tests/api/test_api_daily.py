@@ -166,7 +166,7 @@ def test_the_leaderboard_ranks_the_players(players: list[TestClient]) -> None:
     assert mine["rank"] == 1 + sum(s > scores["Ann"] for s in scores.values())
     assert mine["percentile"] == round(100 * sum(s <= scores["Ann"] for s in scores.values()) / 3)
     # a player below the rows shown still gets their own rank and percentile
-    store = players[0].app.state.store
+    store = players[0].app.state.store  # type: ignore[attr-defined]
     last = max(range(3), key=lambda i: (-scores[names[i]], i))
     player_id = store.player_id(players[last].cookies[COOKIE])
     short = store.daily_leaderboard(date.fromisoformat(DAY), Difficulty.PEACEFUL, player_id, 1)

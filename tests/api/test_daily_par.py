@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from datetime import date, timedelta
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -92,15 +95,15 @@ def test_two_workers_asked_at_once_compute_the_par_once(database_url: str, tmp_p
             for _ in range(16)
         ]
         try:
-            answers = at_once([lambda c=c: c.post("/api/daily/survival") for c in clients])
+            answers = at_once([partial(c.post, "/api/daily/survival") for c in clients])
             assert [r.status_code for r in answers] == [201] * 16
             engine = create_engine(database_url)
             query = text("SELECT par, par_claimed_by FROM dailies WHERE day = :day")
             deadline = time.monotonic() + 60
-            rows = []
+            rows: Sequence[Any] = []
             while time.monotonic() < deadline:
-                with engine.connect() as c:
-                    rows = c.execute(query, {"day": day}).all()
+                with engine.connect() as connection:
+                    rows = connection.execute(query, {"day": day}).all()
                 if rows and rows[0].par is not None:
                     break
                 time.sleep(0.1)

@@ -122,7 +122,7 @@ def test_0004_adds_the_dailies_and_a_downgrade_keeps_the_regular_games(database_
     downgrade_to(database_url, "0003")
     db = Database(database_url)
     with db.engine.connect() as c:
-        statuses = dict(c.execute(text("SELECT id, status FROM games")).all())
+        statuses: dict[str, str] = dict(c.execute(text("SELECT id, status FROM games")).all())
         tables = set(db.engine.dialect.get_table_names(c))
     db.engine.dispose()
     assert statuses == {going["id"]: "active", daily["id"]: "abandoned"}
