@@ -82,12 +82,12 @@ DAY = Path(pattern=r"^\d{4}-\d{2}-\d{2}$", description="The UTC day, YYYY-MM-DD.
 
 
 @router.get(
-    "/{day}/{difficulty}/leaderboard",
+    "/{date}/{difficulty}/leaderboard",
     response_model=LeaderboardView,
     responses={404: {"model": ErrorResponse, "description": "No daily on that day."}},
 )
 async def leaderboard(
-    day: Annotated[str, DAY],
+    date: Annotated[str, DAY],
     difficulty: Difficulty,
     request: Request,
     player: KnownPlayer,
@@ -97,7 +97,7 @@ async def leaderboard(
     """A daily's leaderboard: the best 20 (ties share a rank; the earlier game is listed
     first), the number of players and your own rank and percentile; the par once you have
     finished it; once the day is over, the day's seed (re-run the engine on any game)."""
-    when = _daily_day(day, today)
+    when = _daily_day(date, today)
     ended = when < today
     board = await run_store(store, lambda: store.daily_leaderboard(when, difficulty, player))
     seed = None
