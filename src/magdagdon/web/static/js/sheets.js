@@ -4,6 +4,25 @@
 import { button, el } from "./dom.js";
 import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
 
+// The replay viewer's address of a finished game (replay.js); anyone with it can watch.
+function replayLink(gameId, text, attrs = {}, ...children) {
+  return el("a", { class: "button", href: `/replay/${encodeURIComponent(gameId)}`, "data-replay-link": gameId, text, ...attrs }, ...children);
+}
+
+// A play triangle (a glyph like ▶ may be drawn as a coloured emoji).
+function playIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "18");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", "M7 4.5l12 7.5-12 7.5z");
+  path.setAttribute("fill", "currentColor");
+  svg.append(path);
+  return svg;
+}
+
 export function menu(t) {
   return [t("menu"), el("div", { class: "menu-list" },
     button("new-game", t("new_game")),
@@ -26,7 +45,7 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
   if (!table) body = el("p", { text: t("loading") });
   else if (!table.rows.length) body = el("p", { text: t("no_scores") });
   else {
-    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints"), t("review")].map(
+    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints"), `${t("review")} · ${t("replay_title")}`].map(
       (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })));
     // data-label: on a narrow screen each row is a card whose cells name themselves
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
@@ -37,9 +56,11 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
       el("td", { class: "n", "data-label": t("turns"), text: String(r.turns) }),
       el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
       el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),
-      el("td", { class: "n review-cell" }, button("review", "▸", {
-        className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
-      }))));
+      el("td", { class: "n review-cell" },
+        button("review", "▸", {
+          className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
+        }),
+        replayLink(r.game_id, "", { className: "button small watch", "aria-label": t("replay_watch_game", { place: r.place, score: r.score }) }, playIcon()))));
     body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
@@ -117,6 +138,7 @@ export function gameOver(t, game) {
     game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null,
     el("div", { class: "actions" },
       button("review", t("review"), { "data-game": game.id }),
+      replayLink(game.id, t("replay_watch")),
       button("open", t("high_scores"), { "data-screen": "scores" }),
       button("new-game", t("new_game"), { className: "button primary" })),
   ];
