@@ -61,7 +61,7 @@ export async function startReplay({ api, t, doc, preferences, path }) {
 function errorText(t, error) {
   if (!(error instanceof ApiError)) return t("something_wrong");
   if (error.code === "daily_not_over") return t("replay_not_over");
-  if (error.status === 404) return t("replay_not_found");
+  if (error.status === 404 || error.code === "game_not_over") return t("replay_not_found");
   const key = `error_${error.code}`;
   const text = t(key);
   return text === key ? t("something_wrong") : text;
@@ -98,6 +98,7 @@ class ReplayViewer {
     doc.documentElement.classList.toggle("no-motion", !animate);
     doc.title = `${t("replay_title")} · MAGDAGDON`;
     this.app = doc.getElementById("app");
+    this.app.classList.add("replaying");
     // The game's own parts go; the header stays, with the way to the game.
     for (const id of ["difficulty-chip", "menu-button", "status"]) doc.getElementById(id)?.remove();
     this.app.querySelector("main.play")?.remove();
