@@ -9,19 +9,32 @@ function replayLink(gameId, text, attrs = {}, ...children) {
   return el("a", { class: "button", href: `/replay/${encodeURIComponent(gameId)}`, "data-replay-link": gameId, text, ...attrs }, ...children);
 }
 
-// A play triangle (a glyph like ▶ may be drawn as a coloured emoji).
-function playIcon() {
+// The high scores' two small icons: a play triangle (the replay; a glyph like ▶ may be drawn
+// as a coloured emoji) and a magnifying glass (the review), so that they are told apart.
+function smallIcon(d, filled) {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("width", "18");
   svg.setAttribute("height", "18");
   svg.setAttribute("aria-hidden", "true");
   const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", "M7 4.5l12 7.5-12 7.5z");
-  path.setAttribute("fill", "currentColor");
+  path.setAttribute("d", d);
+  path.setAttribute("fill", filled ? "currentColor" : "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", filled ? "1" : "2.4");
+  path.setAttribute("stroke-linecap", "round");
+  path.setAttribute("stroke-linejoin", "round");
   svg.append(path);
   return svg;
 }
+
+function withIcon(node, svg) {
+  node.append(svg);
+  return node;
+}
+
+const playIcon = () => smallIcon("M7 4.5l12 7.5-12 7.5z", true);
+const reviewIcon = () => smallIcon("M10.5 4a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13zM15.5 15.5L20 20", false);
 
 export function menu(t) {
   return [t("menu"), el("div", { class: "menu-list" },
@@ -57,9 +70,9 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
       el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
       el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),
       el("td", { class: "n review-cell" },
-        button("review", "▸", {
+        withIcon(button("review", "", {
           className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
-        }),
+        }), reviewIcon()),
         replayLink(r.game_id, "", { className: "button small watch", "aria-label": t("replay_watch_game", { place: r.place, score: r.score }) }, playIcon()))));
     body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
