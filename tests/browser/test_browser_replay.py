@@ -160,6 +160,7 @@ def test_previous_next_slider_keys_and_autoplay_move_the_frame(
     context, page, errors = watch(browser, live_server, finished.id)
     try:
         last = int(page.locator("#replay-slider").get_attribute("max") or 0)
+        assert page.locator("html.no-motion").count() == 1  # reduced motion: no animations
         page.click("[data-replay='next']")
         assert step(page) == 1 and caption(page).startswith("Turn 1: rolled ")
         page.click("[data-replay='next']")
@@ -275,5 +276,33 @@ def test_an_unknown_or_unfinished_game_says_so(
             page.wait_for_selector("#app[aria-busy='false']")
             assert page.locator(".replay-error").inner_text() == words("en", "replay_not_found")
         assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("language", ["et", "sv"])
+def test_every_frame_fits_a_360_px_phone(
+    browser: Any, live_server: str, finished: Finished, language: str
+) -> None:
+    """The longest words (Estonian, Swedish) on the narrowest phone: no frame pushes the page
+    sideways (SPELA UPP once did)."""
+    context, page, errors = watch(
+        browser,
+        live_server,
+        finished.id,
+        viewport={"width": 360, "height": 740},
+        locale=LOCALES[language],
+    )
+    try:
+        last = int(page.locator("#replay-slider").get_attribute("max") or 0)
+        fits(page, 360)
+        shot = False
+        for _ in range(last):
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360, caption(page)
+            if not shot and "MAGDAGDON" in caption(page):
+                screenshot(page, f"replay-{language}-magdagdon-360x740")
+                shot = True
+        assert shot and not errors, errors
     finally:
         context.close()
