@@ -244,8 +244,12 @@ def test_the_game_over_sheet_and_the_high_scores_link_to_the_replay(
     page.click("[data-intent='scores-scope'][data-scope='me']")
     row = page.locator(f"a[data-replay-link='{finished.id}']")
     assert (row.get_attribute("aria-label") or "").startswith("Watch the replay of place ")
-    for width in (390, 360):  # a card per row on a phone: the link stays inside the sheet
+    # a table row on a desktop (the review button, then the link), a card on a phone: the
+    # link inside the sheet, nothing to scroll sideways
+    for width in (1280, 390, 360):
         page.set_viewport_size({"width": width, "height": 740})
+        if width == 1280:
+            screenshot(page, "replay-link-scores-1280x740")
         box, sheet = row.bounding_box(), page.locator("#sheet").bounding_box()
         assert box and box["height"] >= 44 and box["width"] >= 44
         assert sheet and box["x"] + box["width"] <= sheet["x"] + sheet["width"]

@@ -58,8 +58,10 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
   if (!table) body = el("p", { text: t("loading") });
   else if (!table.rows.length) body = el("p", { text: t("no_scores") });
   else {
-    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints"), `${t("review")} · ${t("replay_title")}`].map(
-      (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })));
+    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints")].map(
+      (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })),
+    // the review and replay buttons name themselves; their heading is for screen readers only
+    el("th", { scope: "col", class: "n" }, el("span", { class: "visually-hidden", text: `${t("review")} · ${t("replay_title")}` })));
     // data-label: on a narrow screen each row is a card whose cells name themselves
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", { class: "n place", text: String(r.place) }),
