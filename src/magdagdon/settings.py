@@ -67,6 +67,11 @@ class Settings(BaseSettings):
         description="Seconds a request waits for the database (to connect, for a pooled "
         "connection, for a lock or an answer) before it answers 503 database_unavailable.",
     )
+    daily_par: bool = Field(
+        default=True,
+        description="Compute each daily's par in the background: the strong player plays the "
+        "day's dice once (a few CPU seconds per daily, on one worker).",
+    )
     max_body_bytes: int = Field(default=16_384, ge=1024, description="Largest request body.")
     log_level: LogLevel = Field(default="info", description="Least level of a logged line.")
     database_wait: float = Field(

@@ -32,4 +32,6 @@ def truncate(url: str) -> None:
         exists = conn.execute(text("SELECT to_regclass('public.games')")).scalar()
         if exists:
             conn.execute(text("TRUNCATE highscores, games, players RESTART IDENTITY CASCADE"))
+        if conn.execute(text("SELECT to_regclass('public.dailies')")).scalar():
+            conn.execute(text("TRUNCATE dailies, server_secrets"))
     engine.dispose()

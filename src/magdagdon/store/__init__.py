@@ -1,18 +1,32 @@
 """Persistence: players, games and high scores through SQLAlchemy 2 Core; all SQL lives here.
 
-One module per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`), the tables in
-:mod:`.models`, the engine and migrations in :mod:`.db`; :class:`Store` offers them all.
+One module per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`, :mod:`.daily`,
+:mod:`.stats`), the tables in :mod:`.models`, the engine and migrations in :mod:`.db`;
+:class:`Store` offers them all.
 """
 
+from .daily import BoardRow, DailyEntry, Leaderboard, Standing, daily_number
 from .db import Database, DatabaseTimeout
-from .errors import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from .errors import (
+    DailyEnded,
+    DailyPlayed,
+    GameInProgress,
+    GameNotFound,
+    GameUnreadable,
+    StaleVersion,
+)
 from .highscores import HighScoreEntry, Scope
 from .models import GameStatus
 from .players import PlayerRow
 from .repository import Store
 from .rows import GameRow
+from .stats import PlayerStats
 
 __all__ = [
+    "BoardRow",
+    "DailyEnded",
+    "DailyEntry",
+    "DailyPlayed",
     "Database",
     "DatabaseTimeout",
     "GameInProgress",
@@ -21,8 +35,12 @@ __all__ = [
     "GameStatus",
     "GameUnreadable",
     "HighScoreEntry",
+    "Leaderboard",
     "PlayerRow",
+    "PlayerStats",
     "Scope",
     "StaleVersion",
+    "Standing",
     "Store",
+    "daily_number",
 ]

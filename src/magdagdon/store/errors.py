@@ -31,3 +31,19 @@ class GameUnreadable(Exception):
     def __init__(self, game_id: str, reason: str) -> None:
         super().__init__(f"game {game_id} cannot be replayed: {reason}")
         self.game_id = game_id
+
+
+class DailyPlayed(Exception):
+    """The player has finished this daily already: one attempt per daily."""
+
+    def __init__(self, finished: GameRow) -> None:
+        super().__init__(f"daily game {finished.id} is over")
+        self.finished = finished
+
+
+class DailyEnded(Exception):
+    """An action on a daily game whose day is over (its seed is public now)."""
+
+    def __init__(self, current: GameRow) -> None:
+        super().__init__(f"the day of daily game {current.id} is over")
+        self.current = current

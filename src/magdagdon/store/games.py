@@ -1,10 +1,12 @@
 """Games: started, loaded from their snapshots, acted on under optimistic concurrency, finished
-and scored, replayed from their logs."""
+and scored, replayed from their logs. (Daily games start in :mod:`.daily`; they are played
+here like any other.)"""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Row, insert, or_, select, update
@@ -13,9 +15,9 @@ from sqlalchemy.exc import IntegrityError
 from ..engine import Difficulty, Game, Phase, RuleViolation
 from ..lru import LruCache
 from .db import Database
-from .errors import GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from .errors import DailyEnded, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
 from .highscores import aware
-from .models import GameStatus, game_actions, games, highscores, utcnow
+from .models import GameStatus, daily_results, game_actions, games, highscores, utcnow
 from .rows import GameRow
 
 
@@ -72,7 +74,11 @@ class Games:
         with self.db.transaction(write=True) as c:
             unfinished = c.execute(
                 select(games)
-                .where(games.c.player_id == player_id, games.c.status == GameStatus.ACTIVE)
+                .where(
+                    games.c.player_id == player_id,
+                    games.c.status == GameStatus.ACTIVE,
+                    games.c.daily.is_(None),
+                )
                 .order_by(games.c.updated_at.desc())
             ).all()
             if unfinished and not abandon:
@@ -90,26 +96,41 @@ class Games:
                 )
                 if abandoned.rowcount != 1:  # an action landed meanwhile: look again
                     raise _Raced
-            c.execute(
-                insert(games).values(
-                    id=game_id,
-                    player_id=player_id,
-                    difficulty=difficulty.value,
-                    seed=game.seed.hex(),
-                    chosen_seed=seed is not None,
-                    state=game.snapshot(),
-                    action_count=0,
-                    version=0,
-                    status=GameStatus.ACTIVE,
-                    phase=game.phase.value,
-                    turns=0,
-                    powers_used=0,
-                    hints_used=0,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
+            self._insert_game(c, game_id, player_id, game, now, chosen=seed is not None)
         return GameRow(game_id, player_id, difficulty, 0, GameStatus.ACTIVE, 0, now, None, game)
+
+    @staticmethod
+    def _insert_game(
+        c: Connection,
+        game_id: str,
+        player_id: int,
+        game: Game,
+        now: datetime,
+        *,
+        chosen: bool,
+        daily: date | None = None,
+    ) -> None:
+        """Store a new game (the caller's transaction)."""
+        c.execute(
+            insert(games).values(
+                id=game_id,
+                player_id=player_id,
+                difficulty=game.difficulty.value,
+                seed=game.seed.hex(),
+                chosen_seed=chosen,
+                state=game.snapshot(),
+                action_count=0,
+                version=0,
+                status=GameStatus.ACTIVE,
+                phase=game.phase.value,
+                turns=0,
+                powers_used=0,
+                hints_used=0,
+                created_at=now,
+                updated_at=now,
+                daily=daily.isoformat() if daily else None,
+            )
+        )
 
     def get_game(self, game_id: str, player_id: int) -> GameRow:
         """A game of this player, its engine state restored from its snapshot (its
@@ -132,9 +153,11 @@ class Games:
         return row
 
     def current_game(self, player_id: int, difficulty: Difficulty | None) -> GameRow | None:
-        """The player's unfinished game (of that difficulty, when given)."""
+        """The player's unfinished regular game (of that difficulty, when given)."""
         query = select(games).where(
-            games.c.player_id == player_id, games.c.status == GameStatus.ACTIVE
+            games.c.player_id == player_id,
+            games.c.status == GameStatus.ACTIVE,
+            games.c.daily.is_(None),
         )
         if difficulty is not None:
             query = query.where(games.c.difficulty == difficulty.value)
@@ -143,7 +166,13 @@ class Games:
         return self._row(record) if record else None
 
     def act(
-        self, game_id: str, player_id: int, version: int, change: Callable[[Game], None]
+        self,
+        game_id: str,
+        player_id: int,
+        version: int,
+        change: Callable[[Game], None],
+        *,
+        today: date | None = None,
     ) -> GameRow:
         """Apply ``change`` (which may raise RuleViolation) to the game at ``version``.
 
@@ -153,7 +182,9 @@ class Games:
         exactly one applies, the other raises :class:`StaleVersion` with the current
         game, and nothing is written for a rejected action. A game that ends is scored
         and entered in its high-score table in that same write transaction (unless its
-        seed was chosen, see ``Settings.test_seeds_scored``).
+        seed was chosen, see ``Settings.test_seeds_scored``); a daily game in its day's
+        leaderboard instead, and a daily cannot be played after ``today`` has left its day
+        behind (:class:`DailyEnded`: its seed is public then).
 
         The cost does not grow with the game's history: the load restores the game's
         snapshot (no replay), and the write appends the new actions as rows and replaces
@@ -167,6 +198,9 @@ class Games:
             raise RuleViolation(
                 "game_abandoned", "This game was abandoned for a new one: it cannot continue."
             )
+        day = _day(record.daily)
+        if day is not None and today is not None and day < today:
+            raise DailyEnded(self._row(record))
         game = self._game(record)
         logged = len(game.actions)
         change(game)
@@ -203,7 +237,23 @@ class Games:
                         for n, action in enumerate(added)
                     ],
                 )
-            if won and over and (self.score_chosen_seeds or not record.chosen_seed):
+            if won and over and day is not None:
+                c.execute(
+                    insert(daily_results).values(
+                        game_id=record.id,
+                        player_id=record.player_id,
+                        day=record.daily,
+                        difficulty=record.difficulty,
+                        score=values["score"],
+                        turns=game.turns,
+                        powers_used=game.powers_used,
+                        hints_used=select(games.c.hints_used)
+                        .where(games.c.id == record.id)
+                        .scalar_subquery(),
+                        finished_at=now,
+                    )
+                )
+            elif won and over and (self.score_chosen_seeds or not record.chosen_seed):
                 c.execute(
                     insert(highscores).values(
                         game_id=record.id,
@@ -231,6 +281,7 @@ class Games:
             created_at=aware(record.created_at),
             finished_at=values.get("finished_at"),
             game=game,
+            daily=day,
         )
 
     def count_hint(self, game_id: str, player_id: int, version: int) -> int:
@@ -311,4 +362,10 @@ class Games:
             created_at=aware(record.created_at),
             finished_at=aware(record.finished_at) if record.finished_at else None,
             game=game,
+            daily=_day(record.daily),
         )
+
+
+def _day(stored: str | None) -> date | None:
+    """A daily game's day as stored (None: a regular game)."""
+    return date.fromisoformat(stored) if stored else None

@@ -1,5 +1,6 @@
-"""The tables (SQLAlchemy Core): players, games with their snapshots, their actions, and high
-scores. The migrations make the same schema; every query of the store is written against these.
+"""The tables (SQLAlchemy Core): players, games with their snapshots, their actions, high
+scores, the daily games' results and pars, and the server's secrets. The migrations make the
+same schema; every query of the store is written against these.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ players = Table(
 )
 """Players."""
 
-_ACTIVE = text("status = 'active'")
+_ACTIVE_REGULAR = text("status = 'active' AND daily IS NULL")
+_DAILY = text("daily IS NOT NULL")
 
 games = Table(
     "games",
@@ -94,14 +96,26 @@ games = Table(
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
     Column("updated_at", UTCDateTime(), nullable=False, default=utcnow),
     Column("finished_at", UTCDateTime(), nullable=True),
+    # a daily game: its UTC day "YYYY-MM-DD" (its seed is the day's, see store.daily)
+    Column("daily", String(10), nullable=True),
     Index("ix_games_player_status", "player_id", "status"),
-    # one unfinished game per player, whatever races between requests
+    # one unfinished regular game per player, whatever races between requests
     Index(
         "uq_games_active_player",
         "player_id",
         unique=True,
-        sqlite_where=_ACTIVE,
-        postgresql_where=_ACTIVE,
+        sqlite_where=_ACTIVE_REGULAR,
+        postgresql_where=_ACTIVE_REGULAR,
+    ),
+    # one attempt per player at each daily
+    Index(
+        "uq_games_daily_player",
+        "daily",
+        "difficulty",
+        "player_id",
+        unique=True,
+        sqlite_where=_DAILY,
+        postgresql_where=_DAILY,
     ),
 )
 """Games: the secret seed, a snapshot of the state, and what the engine said of it."""
@@ -133,3 +147,46 @@ highscores = Table(
     Index("ix_highscores_player", "player_id", "difficulty"),
 )
 """A finished game's entry in its difficulty's table, written by the server alone."""
+
+daily_results = Table(
+    "daily_results",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_id", ForeignKey("games.id"), nullable=False),
+    Column("player_id", ForeignKey("players.id"), nullable=False),
+    Column("day", String(10), nullable=False),
+    Column("difficulty", String(16), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("turns", Integer, nullable=False),
+    Column("powers_used", Integer, nullable=False),
+    Column("hints_used", Integer, nullable=False),
+    Column("finished_at", UTCDateTime(), nullable=False),
+    UniqueConstraint("game_id", name="uq_daily_results_game"),
+    # the leaderboard: its top rows and the count of better scores are ranges of this index
+    Index("ix_daily_results_board", "day", "difficulty", "score", "finished_at"),
+    Index("ix_daily_results_player", "player_id", "day"),
+)
+"""A finished daily game's row in its day's leaderboard (daily games stay out of the high
+scores: everybody knows the day's dice once somebody has seen them)."""
+
+dailies = Table(
+    "dailies",
+    metadata,
+    Column("day", String(10), nullable=False),
+    Column("difficulty", String(16), nullable=False),
+    # the strong player's score on the day's dice; claimed by one worker, which computes it
+    Column("par", Integer, nullable=True),
+    Column("par_claimed_at", UTCDateTime(), nullable=False),
+    Column("par_claimed_by", String(64), nullable=False),
+    PrimaryKeyConstraint("day", "difficulty", name="pk_dailies"),
+)
+"""Each daily that someone has started: the coach's score on its dice (the par)."""
+
+secrets_table = Table(
+    "server_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+)
+"""Secrets the server makes once and every worker and host shares (the daily games' key)."""

@@ -1,6 +1,7 @@
 """The store: everything the server asks of the database, one transaction per public method.
 
-It is made of one part per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`); an
+It is made of one part per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`,
+:mod:`.daily`, :mod:`.stats`); an
 action is load → engine → conditional update (see :meth:`~magdagdon.store.games.Games.act`),
 so of two requests on the same version exactly one applies, on SQLite and PostgreSQL alike,
 and a rejected action rolls back with nothing written.
@@ -10,14 +11,16 @@ from __future__ import annotations
 
 from ..engine import Game
 from ..lru import LruCache
+from .daily import Dailies
 from .db import Database
 from .games import Games
 from .highscores import HighScores
 from .players import Players
 from .rows import GameRow
+from .stats import Stats
 
 
-class Store(Players, Games, HighScores):
+class Store(Players, Games, HighScores, Dailies, Stats):
     """The database operations of the game server."""
 
     def __init__(self, database: Database, *, score_chosen_seeds: bool = False) -> None:
@@ -33,3 +36,5 @@ class Store(Players, Games, HighScores):
         self._players: dict[str, int] = {}
         # Finished games with their whole log (they never change), for replays and reviews.
         self._finished: LruCache[str, GameRow] = LruCache(64)
+        # The daily games' key (read from the database once).
+        self._secret: bytes | None = None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from ..engine import Difficulty, Game
 from .models import GameStatus
@@ -22,6 +22,8 @@ class GameRow:
     created_at: datetime
     finished_at: datetime | None
     game: Game
+    daily: date | None = None
+    """The UTC day of a daily game (None: a regular game)."""
 
     @property
     def seed(self) -> bytes:

@@ -24,7 +24,7 @@ from .caches import ReviewCache
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
 from .request_id import RequestIdMiddleware
-from .routes import coach, games, health, highscores, players
+from .routes import coach, daily, games, health, highscores, players
 from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
 from .workers import exit_with_parent
@@ -139,6 +139,8 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.state.store = Store(database, score_chosen_seeds=settings.test_seeds_scored)
     app.state.limits = limits
     app.state.reviews = reviews
+    app.state.par_asked = {}  # dailies whose par this process asked for, and when
+    app.state.par_tasks = set()  # the par computations running in this process
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(SecurityHeadersMiddleware)
@@ -150,13 +152,14 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     async def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    for module in (health, games, coach, highscores, players):
+    for module in (health, games, coach, highscores, players, daily):
         app.include_router(module.router)
 
     @app.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> FileResponse:
         """A finished game's replay viewer: the client's page, which reads the path."""
         return FileResponse(STATIC / "index.html", media_type="text/html")
+
     # The client's files, for GET and HEAD only: a Mount would answer every method on every
     # path, so a wrong method on an API path would get the files' Allow instead of its own.
     # Paths under /api/ are never files: a wrong method there answers 405 with its Allow.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable
+from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
 
 import anyio
@@ -169,12 +170,35 @@ async def limit_replays(request: Request, player: KnownPlayer) -> None:
     await enforce(request, *hits, ("replays_per_address", client_address(request)))
 
 
-def finished_game(not_over: str) -> Any:
+TEST_DATE_HEADER = "X-Magdagdon-Test-Date"
+"""On test servers (``allow_test_seeds``), the day a request takes as today (YYYY-MM-DD)."""
+
+
+async def today(request: Request, settings: SettingsDep) -> date:
+    """Today in UTC: the day of the daily games (a test server takes it from
+    :data:`TEST_DATE_HEADER` when the request has it, to play across midnight)."""
+    given = request.headers.get(TEST_DATE_HEADER) if settings.allow_test_seeds else None
+    if given:
+        try:
+            return date.fromisoformat(given)
+        except ValueError:
+            raise ApiError(422, "invalid_request", f"{TEST_DATE_HEADER}: not a date") from None
+    return datetime.now(UTC).date()
+
+
+Today = Annotated[date, Depends(today)]
+
+DAILY_NOT_OVER = "This daily game can be watched once its day is over (midnight UTC)."
+
+
+def finished_game(not_over: str, *, daily_owner: bool) -> Any:
     """A dependency: the finished game named by the path's ``game_id``, with its whole log
     (replays and reviews are public). The player's own unfinished game is 409
-    ``game_not_over`` with ``not_over`` as the message; anyone else's, or none, 404."""
+    ``game_not_over`` with ``not_over`` as the message; anyone else's, or none, 404. A daily
+    game is 409 ``daily_not_over`` until its day is over, except to its own player when
+    ``daily_owner`` (they have seen its dice)."""
 
-    async def dependency(game_id: str, player: KnownPlayer, store: StoreDep) -> GameRow:
+    async def dependency(game_id: str, player: KnownPlayer, store: StoreDep, day: Today) -> GameRow:
         def work() -> GameRow:
             if player is not None:
                 try:
@@ -183,7 +207,11 @@ def finished_game(not_over: str) -> Any:
                     own = None
                 if own is not None and own.status is not GameStatus.OVER:
                     raise ApiError(409, "game_not_over", not_over)
-            return store.finished_game(game_id)
+            row = store.finished_game(game_id)
+            hidden = row.daily is not None and row.daily >= day
+            if hidden and not (daily_owner and row.player_id == player):
+                raise ApiError(409, "daily_not_over", DAILY_NOT_OVER)
+            return row
 
         return await run_store(store, work)
 

@@ -13,7 +13,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from ..engine import RuleViolation
-from ..store import DatabaseTimeout, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from ..store import (
+    DailyEnded,
+    DailyPlayed,
+    DatabaseTimeout,
+    GameInProgress,
+    GameNotFound,
+    GameUnreadable,
+    StaleVersion,
+)
 from .view import game_view
 
 log = logging.getLogger("magdagdon.web")
@@ -85,6 +93,24 @@ def install_error_handlers(app: FastAPI) -> None:
             "game_in_progress",
             "A game is in progress: continue it, or start a new one with abandon set "
             "(the unfinished game will not score).",
+            game=game_view(exc.current).model_dump(mode="json"),
+        )
+
+    @app.exception_handler(DailyPlayed)
+    async def _daily_played(request: Request, exc: DailyPlayed) -> JSONResponse:
+        return error_response(
+            409,
+            "daily_played",
+            "You have played this daily already: one attempt each day. See its leaderboard.",
+            game=game_view(exc.finished).model_dump(mode="json"),
+        )
+
+    @app.exception_handler(DailyEnded)
+    async def _daily_ended(request: Request, exc: DailyEnded) -> JSONResponse:
+        return error_response(
+            409,
+            "daily_ended",
+            "This daily's day is over (midnight UTC): it can no longer be played.",
             game=game_view(exc.current).model_dump(mode="json"),
         )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, Union, cast
 
 from pydantic import (
@@ -230,6 +230,13 @@ class Rescue(BaseModel):
     delta: int
 
 
+class DailyRef(BaseModel):
+    """Which daily a game is: its UTC day and its number (2026-12-01 is #1)."""
+
+    date: date
+    number: int
+
+
 class GameView(BaseModel):
     """Everything the client draws: it holds no rules of its own."""
 
@@ -269,6 +276,11 @@ class GameView(BaseModel):
     hints_used: int
     created_at: datetime
     finished_at: datetime | None
+    daily: DailyRef | None = Field(default=None, description="A daily game's day and number.")
+    par: int | None = Field(
+        default=None,
+        description="A finished daily: the coach's score on the same dice (null until known).",
+    )
 
 
 class GameConflict(ErrorResponse):
@@ -336,6 +348,126 @@ class Replay(BaseModel):
     turns: int
     powers_used: int
     finished_at: datetime | None
+
+
+class FrameView(BaseModel):
+    """One moment of a replay, as the viewer shows it."""
+
+    kind: Literal["start", "roll", "place", "adjust", "reroll", "ruin", "end"]
+    turn: int = Field(description="The turn the frame belongs to (1-based; 0 at the start).")
+    board: str = Field(description="The board: committed squares and the dice placed so far.")
+    dice: list[int] = Field(description="The turn's four dice values (none at the start).")
+    changed: list[int] = Field(description="Dice this frame rolled, changed or placed.")
+    cell: int | None = Field(description="The square a die was placed on, or the RUIN's.")
+    value: int | None = Field(description="The value placed on `cell`.")
+    score: int = Field(description="The running total, penalties included.")
+    powers_used: int
+    phase: Phase
+    magdagdon: bool = Field(description="This turn's roll was a MAGDAGDON.")
+
+
+class FramesView(BaseModel):
+    """A finished game turn by turn, for the replay viewer (no seed: a daily's stays secret
+    until its day is over)."""
+
+    id: str
+    difficulty: Difficulty
+    name: str | None = Field(description="The player's display name (text, never HTML).")
+    score: int
+    turns: int
+    daily: DailyRef | None
+    frames: list[FrameView]
+
+
+class DailyGame(BaseModel):
+    """The player's game of one of today's dailies."""
+
+    difficulty: Difficulty
+    status: Literal["new", "active", "over"]
+    game_id: str | None
+    score: int | None
+
+
+class DailyToday(BaseModel):
+    """Today's dailies (UTC) and how far the player is with each."""
+
+    date: date
+    number: int
+    games: list[DailyGame]
+
+
+class LeaderboardRow(BaseModel):
+    """One row of a daily leaderboard; ties share a rank."""
+
+    rank: int
+    name: str | None = Field(description="The player's display name (shown as text, never HTML).")
+    score: int
+    turns: int
+    powers_used: int
+    hints_used: int
+    game_id: str
+    mine: bool
+
+
+class Standing(BaseModel):
+    """The player's own place: rank and percentile (the share of players at or below)."""
+
+    rank: int
+    score: int
+    percentile: int
+
+
+class LeaderboardView(BaseModel):
+    """A daily's leaderboard."""
+
+    date: date
+    difficulty: Difficulty
+    number: int
+    players: int = Field(description="Players who finished this daily.")
+    par: int | None = Field(
+        description="The coach's score on these dice; null until the player finished it."
+    )
+    ended: bool = Field(description="The day is over: the seed is public, the games watchable.")
+    seed: str | None = Field(description="The day's seed (hex) once the day is over.")
+    rows: list[LeaderboardRow]
+    me: Standing | None
+
+
+class HistogramBar(BaseModel):
+    """Scores from ``from`` (inclusive) to ``to`` (exclusive)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    start: int = Field(alias="from", serialization_alias="from")
+    end: int = Field(alias="to", serialization_alias="to")
+    count: int
+
+
+class DifficultyStatsView(BaseModel):
+    """The player's games of one difficulty."""
+
+    games: int = Field(description="Games started (abandoned ones included).")
+    finished: int
+    mean: float | None
+    median: float | None
+    best: int | None
+    histogram: list[HistogramBar]
+    recent: list[int] = Field(description="The last 20 finished scores, oldest first.")
+
+
+class DailyStatsView(BaseModel):
+    """The player's daily games."""
+
+    played: int = Field(description="Dailies finished.")
+    streak: int = Field(description="Days in a row with a finished daily, to today/yesterday.")
+    best_streak: int
+
+
+class StatsView(BaseModel):
+    """The player's statistics."""
+
+    difficulties: dict[Difficulty, DifficultyStatsView]
+    daily: DailyStatsView
 
 
 class HighScoreRow(BaseModel):

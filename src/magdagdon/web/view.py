@@ -3,16 +3,28 @@
 from __future__ import annotations
 
 from ..engine import BONUS_POINTS, RUIN, RUIN_PENALTY, Game, Phase, line_prospects
-from ..store import GameRow, GameStatus
-from .schemas import Blocked, DieView, GameView, Places, Prospect, Rescue, ScoreView
+from ..store import GameRow, GameStatus, daily_number
+from .schemas import (
+    Blocked,
+    DailyRef,
+    DieView,
+    GameView,
+    Places,
+    Prospect,
+    Rescue,
+    ScoreView,
+)
 
 
 def _score(data: dict[str, object]) -> ScoreView:
     return ScoreView.model_validate(data)
 
 
-def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
-    """The view of a stored game."""
+def game_view(
+    row: GameRow, places: dict[str, int] | None = None, par: int | None = None
+) -> GameView:
+    """The view of a stored game (``places``: a finished game's in the high scores; ``par``:
+    a finished daily's)."""
     game = row.game
     phase = game.phase
     acting = row.status is GameStatus.ACTIVE
@@ -71,7 +83,16 @@ def game_view(row: GameRow, places: dict[str, int] | None = None) -> GameView:
         hints_used=row.hints_used,
         created_at=row.created_at,
         finished_at=row.finished_at,
+        daily=daily_ref(row),
+        par=par if over else None,
     )
+
+
+def daily_ref(row: GameRow) -> DailyRef | None:
+    """Which daily a game is (None: a regular game)."""
+    if row.daily is None:
+        return None
+    return DailyRef(date=row.daily, number=daily_number(row.daily))
 
 
 def _blocked(game: Game, die: int) -> list[Blocked]:

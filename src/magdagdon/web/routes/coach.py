@@ -81,7 +81,7 @@ def _review(row: GameRow) -> ReviewView:
 )
 async def game_review(
     request: Request,
-    row: Annotated[GameRow, finished_game("A game is reviewed once it is over.")],
+    row: Annotated[GameRow, finished_game("A game is reviewed once it is over.", daily_owner=True)],
 ) -> ReviewView:
     """A finished game, turn by turn: the player's move, the best move and the expected points
     lost. Like the replay, any finished game can be reviewed (from the high-score tables)."""

@@ -1,4 +1,4 @@
-"""Games: create, resume, read, act, replay."""
+"""Games: create, resume, read, act, replay, watch."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..deps import (
     CurrentPlayer,
     SettingsDep,
     StoreDep,
+    Today,
     finished_game,
     limit_actions,
     limit_games,
@@ -19,9 +20,18 @@ from ..deps import (
     run_store,
 )
 from ..errors import ApiError
+from ..frames import replay_frames
 from ..limits import check_turn_bound
-from ..schemas import ActionRequest, ErrorResponse, GameConflict, GameCreate, GameView, Replay
-from ..view import game_view
+from ..schemas import (
+    ActionRequest,
+    ErrorResponse,
+    FramesView,
+    GameConflict,
+    GameCreate,
+    GameView,
+    Replay,
+)
+from ..view import daily_ref, game_view
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -77,8 +87,15 @@ async def current_game(
 
 
 def view_response(row: GameRow, store: Store, status_code: int = 200) -> Response:
-    """The game view as JSON (serialised once here: FastAPI need not validate it again)."""
-    view = game_view(row, store.places(row.id) if row.status is GameStatus.OVER else None)
+    """The game view as JSON (serialised once here: FastAPI need not validate it again); a
+    finished game with its places in the high scores, or its par when it is a daily."""
+    places = par = None
+    if row.status is GameStatus.OVER:
+        if row.daily is None:
+            places = store.places(row.id)
+        else:
+            par = store.daily_par(row.daily, row.difficulty)
+    view = game_view(row, places, par)
     return Response(view.model_dump_json(), status_code=status_code, media_type="application/json")
 
 
@@ -95,12 +112,16 @@ async def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Res
     responses={
         **_NOT_FOUND,
         429: {"model": ErrorResponse, "description": "Too many actions: see Retry-After."},
-        409: {"model": GameConflict, "description": "Stale version: the current view is included."},
+        409: {
+            "model": GameConflict,
+            "description": "Stale version (the current view is included), or a daily game whose "
+            "day is over (daily_ended).",
+        },
         422: {"model": ErrorResponse, "description": "Illegal or malformed action."},
     },
 )
 async def act(
-    game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep
+    game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep, today: Today
 ) -> Response:
     """Apply one action to the game at `version`; the engine checks it, all or nothing."""
     action = cast(Action, body.action.model_dump())  # checked by the schema and the engine
@@ -110,7 +131,7 @@ async def act(
         game.apply(action)
 
     def work() -> Response:
-        return view_response(store.act(game_id, player, body.version, change), store)
+        return view_response(store.act(game_id, player, body.version, change, today=today), store)
 
     return await run_store(store, work)
 
@@ -122,11 +143,18 @@ async def act(
     responses={
         **_NOT_FOUND,
         429: {"model": ErrorResponse, "description": "Too many replays: see Retry-After."},
-        409: {"model": ErrorResponse, "description": "The game is not over: its seed is secret."},
+        409: {
+            "model": ErrorResponse,
+            "description": "The game is not over, or it is a daily whose day is not over "
+            "(daily_not_over): its seed is secret.",
+        },
     },
 )
 async def replay(
-    row: Annotated[GameRow, finished_game("The seed stays secret until the game is over.")],
+    row: Annotated[
+        GameRow,
+        finished_game("The seed stays secret until the game is over.", daily_owner=False),
+    ],
 ) -> Replay:
     """A finished game's seed and action log: anyone can re-run the engine to check the score."""
     game = row.game
@@ -140,4 +168,38 @@ async def replay(
         turns=game.turns,
         powers_used=game.powers_used,
         finished_at=row.finished_at,
+    )
+
+
+@router.get(
+    "/{game_id}/frames",
+    response_model=FramesView,
+    dependencies=[Depends(limit_replays)],
+    responses={
+        **_NOT_FOUND,
+        429: {"model": ErrorResponse, "description": "Too many replays: see Retry-After."},
+        409: {
+            "model": ErrorResponse,
+            "description": "The game is not over, or it is another player's daily whose day is "
+            "not over (daily_not_over).",
+        },
+    },
+)
+async def frames(
+    row: Annotated[GameRow, finished_game("Watch it once it is over.", daily_owner=True)],
+    store: StoreDep,
+) -> FramesView:
+    """A finished game turn by turn for the replay viewer: each roll, the dice placed in
+    their order, powers and RUINS with the running score. Anyone with the link may watch a
+    regular game; a daily, its player at once and everyone else once its day is over."""
+    name = (await run_store(store, lambda: store.player(row.player_id))).name
+    game = row.game
+    return FramesView(
+        id=row.id,
+        difficulty=row.difficulty,
+        name=name,
+        score=game.score().total,
+        turns=game.turns,
+        daily=daily_ref(row),
+        frames=replay_frames(row),
     )

@@ -1,11 +1,19 @@
-"""The current player: display name."""
+"""The current player: display name and statistics."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ..deps import CurrentPlayer, StoreDep, run_store
-from ..schemas import ErrorResponse, NameUpdate, PlayerView
+from ..deps import CurrentPlayer, StoreDep, Today, run_store
+from ..schemas import (
+    DailyStatsView,
+    DifficultyStatsView,
+    ErrorResponse,
+    HistogramBar,
+    NameUpdate,
+    PlayerView,
+    StatsView,
+)
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -24,3 +32,32 @@ async def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
 async def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> PlayerView:
     """Set the display name shown in the high-score tables."""
     return PlayerView(name=(await run_store(store, lambda: store.set_name(player, body.name))).name)
+
+
+@router.get("/me/stats", response_model=StatsView)
+async def stats(player: CurrentPlayer, store: StoreDep, today: Today) -> StatsView:
+    """Your games per difficulty (played, finished, mean, median, best, a histogram of the
+    scores, the last 20 in order) and your daily streak."""
+    found = await run_store(store, lambda: store.player_stats(player, today))
+    return StatsView(
+        difficulties={
+            difficulty: DifficultyStatsView(
+                games=s.games,
+                finished=s.finished,
+                mean=s.mean,
+                median=s.median,
+                best=s.best,
+                histogram=[
+                    HistogramBar.model_validate({"from": b.start, "to": b.end, "count": b.count})
+                    for b in s.histogram
+                ],
+                recent=s.recent,
+            )
+            for difficulty, s in found.difficulties.items()
+        },
+        daily=DailyStatsView(
+            played=found.daily.played,
+            streak=found.daily.streak,
+            best_streak=found.daily.best_streak,
+        ),
+    )

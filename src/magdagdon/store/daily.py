@@ -1,0 +1,301 @@
+"""Daily games: every UTC day, one game per difficulty with the same dice for everybody.
+
+A daily's seed is derived from a server secret (made on first use and kept in the database,
+so every worker and host derives the same seed) and the day and difficulty: HMAC-SHA-256 of
+``"magdagdon daily YYYY-MM-DD difficulty"`` keyed with the secret. Nobody can work it out
+before the server reveals it once the day is over. A player gets one attempt per daily (a
+unique index); it is played like any other game (:meth:`~.games.Games.act`), and when it ends
+it enters its day's leaderboard, ``daily_results``, rather than the high scores.
+
+The par, the strong player's score on the day's dice, is computed by whichever worker claims
+the daily first in ``dailies`` (a primary key decides between workers asking at once; a claim
+older than ``stale_after`` with no par yet may be taken over, in case its worker died).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import Difficulty, Game
+from .db import Database
+from .errors import DailyPlayed
+from .models import GameStatus, dailies, daily_results, games, players, secrets_table, utcnow
+from .rows import GameRow
+
+EPOCH = date(2026, 11, 30)
+"""Daily number n is the day ``EPOCH + n days``: 2026-12-01 is daily #1."""
+BOARD_ROWS = 20
+"""Rows of a daily leaderboard."""
+_SECRET = "daily"
+
+
+def daily_number(day: date) -> int:
+    """The daily's number, counted from 2026-12-01 (#1)."""
+    return (day - EPOCH).days
+
+
+@dataclass(frozen=True)
+class DailyEntry:
+    """A player's game of one daily."""
+
+    difficulty: Difficulty
+    status: GameStatus
+    game_id: str
+    score: int | None
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One row of a daily leaderboard."""
+
+    rank: int
+    game_id: str
+    player_id: int
+    name: str | None
+    score: int
+    turns: int
+    powers_used: int
+    hints_used: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's place on a daily leaderboard: rank (1 + the number of better scores) and
+    percentile (the share of players at or below the score, 0–100)."""
+
+    rank: int
+    score: int
+    percentile: int
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A daily's leaderboard: how many finished, the top rows, the asking player's standing."""
+
+    players: int
+    rows: list[BoardRow]
+    me: Standing | None
+    par: int | None
+
+
+class Dailies:
+    """The store's operations on daily games (part of :class:`~magdagdon.store.Store`)."""
+
+    db: Database
+    _secret: bytes | None
+    _row: Callable[..., GameRow]
+    _insert_game: Callable[..., None]
+
+    # --- the dice ---------------------------------------------------------------------
+
+    def daily_secret(self) -> bytes:
+        """The server's daily key: made on first use, the same for every worker and host."""
+        if self._secret is not None:
+            return self._secret
+        query = select(secrets_table.c.value).where(secrets_table.c.name == _SECRET)
+        with self.db.transaction() as c:
+            value = c.scalar(query)
+        if value is None:
+            try:
+                with self.db.transaction(write=True) as c:
+                    c.execute(
+                        insert(secrets_table).values(
+                            name=_SECRET, value=secrets.token_hex(32), created_at=utcnow()
+                        )
+                    )
+            except IntegrityError:  # another worker made it first: theirs is the one
+                pass
+            with self.db.transaction() as c:
+                value = c.scalar(query)
+        if value is None:
+            raise RuntimeError("the daily secret could not be stored")
+        self._secret = bytes.fromhex(value)
+        return self._secret
+
+    def daily_seed(self, day: date, difficulty: Difficulty) -> bytes:
+        """The seed of a daily: secret until the day is over (see the module docstring)."""
+        message = f"magdagdon daily {day.isoformat()} {difficulty.value}".encode()
+        return hmac.new(self.daily_secret(), message, hashlib.sha256).digest()
+
+    # --- playing ----------------------------------------------------------------------
+
+    def start_daily(
+        self, player_id: int, day: date, difficulty: Difficulty
+    ) -> tuple[GameRow, bool]:
+        """The player's game of a daily: a new one (True) or the one being played (False);
+        :class:`DailyPlayed` once it is over (one attempt per daily). Regular games are not
+        touched."""
+        found = self._daily_game(player_id, day, difficulty)
+        if found is None:
+            game = Game.new(difficulty, seed=self.daily_seed(day, difficulty))
+            now = utcnow()
+            game_id = secrets.token_hex(12)
+            try:
+                with self.db.transaction(write=True) as c:
+                    self._insert_game(c, game_id, player_id, game, now, chosen=False, daily=day)
+                row = GameRow(
+                    game_id, player_id, difficulty, 0, GameStatus.ACTIVE, 0, now, None, game, day
+                )
+                return row, True
+            except IntegrityError:  # the same player started it at the same moment
+                found = self._daily_game(player_id, day, difficulty)
+                if found is None:
+                    raise
+        if found.status is GameStatus.OVER:
+            raise DailyPlayed(found)
+        return found, False
+
+    def _daily_game(self, player_id: int, day: date, difficulty: Difficulty) -> GameRow | None:
+        with self.db.transaction() as c:
+            record = c.execute(
+                select(games).where(
+                    games.c.daily == day.isoformat(),
+                    games.c.difficulty == difficulty.value,
+                    games.c.player_id == player_id,
+                )
+            ).first()
+        return self._row(record) if record is not None else None
+
+    def daily_games(self, player_id: int | None, day: date) -> dict[Difficulty, DailyEntry]:
+        """The player's games of a day's dailies, by difficulty (those not started are absent)."""
+        if player_id is None:
+            return {}
+        with self.db.transaction() as c:
+            records = c.execute(
+                select(games.c.id, games.c.difficulty, games.c.status, games.c.score).where(
+                    games.c.daily == day.isoformat(), games.c.player_id == player_id
+                )
+            ).all()
+        return {
+            Difficulty(r.difficulty): DailyEntry(
+                Difficulty(r.difficulty), GameStatus(r.status), r.id, r.score
+            )
+            for r in records
+        }
+
+    # --- the leaderboard --------------------------------------------------------------
+
+    def daily_leaderboard(
+        self, day: date, difficulty: Difficulty, player_id: int | None, limit: int = BOARD_ROWS
+    ) -> Leaderboard:
+        """A daily's leaderboard: its best games (ties: the earlier first, sharing a rank), the
+        number of players, the asking player's standing and, once they have finished it, the
+        par. Each figure is a range of ``ix_daily_results_board`` (see BENCHMARKS.md)."""
+        r = daily_results
+        on_board = (r.c.day == day.isoformat(), r.c.difficulty == difficulty.value)
+        top = (
+            select(r, players.c.name)
+            .join(players, players.c.id == r.c.player_id)
+            .where(*on_board)
+            .order_by(r.c.score.desc(), r.c.finished_at.asc(), r.c.id.asc())
+            .limit(limit)
+        )
+        with self.db.transaction() as c:
+            records = c.execute(top).all()
+            count = c.scalar(select(func.count()).select_from(r).where(*on_board)) or 0
+            me = None
+            if player_id is not None:
+                mine = c.execute(
+                    select(r.c.score).where(r.c.player_id == player_id, *on_board)
+                ).first()
+                if mine is not None:
+                    better = self._count_better(c, on_board, mine.score)
+                    percentile = round(100 * (count - better) / count)
+                    me = Standing(rank=better + 1, score=mine.score, percentile=percentile)
+            par = self._par(c, day, difficulty) if me is not None else None
+        rows: list[BoardRow] = []
+        for n, rec in enumerate(records):
+            rank = rows[-1].rank if rows and rows[-1].score == rec.score else n + 1
+            rows.append(
+                BoardRow(
+                    rank=rank,
+                    game_id=rec.game_id,
+                    player_id=rec.player_id,
+                    name=rec.name,
+                    score=rec.score,
+                    turns=rec.turns,
+                    powers_used=rec.powers_used,
+                    hints_used=rec.hints_used,
+                )
+            )
+        return Leaderboard(players=count, rows=rows, me=me, par=par)
+
+    @staticmethod
+    def _count_better(c: Connection, on_board: tuple[Any, ...], score: int) -> int:
+        r = daily_results
+        query = select(func.count()).select_from(r).where(*on_board, r.c.score > score)
+        return c.scalar(query) or 0
+
+    # --- the par ------------------------------------------------------------------------
+
+    def daily_par(self, day: date, difficulty: Difficulty) -> int | None:
+        """The strong player's score on a daily's dice, once computed."""
+        with self.db.transaction() as c:
+            return self._par(c, day, difficulty)
+
+    @staticmethod
+    def _par(c: Connection, day: date, difficulty: Difficulty) -> int | None:
+        par: int | None = c.scalar(
+            select(dailies.c.par).where(
+                dailies.c.day == day.isoformat(), dailies.c.difficulty == difficulty.value
+            )
+        )
+        return par
+
+    def claim_par(
+        self,
+        day: date,
+        difficulty: Difficulty,
+        worker: str,
+        *,
+        now: datetime | None = None,
+        stale_after: timedelta = timedelta(minutes=10),
+    ) -> bool:
+        """Claim the computing of a daily's par for ``worker``: True for exactly one of any
+        number of workers asking at once; later, True again only when the par is still
+        missing and the claim is older than ``stale_after`` (its worker died)."""
+        now = now or utcnow()
+        key = (dailies.c.day == day.isoformat(), dailies.c.difficulty == difficulty.value)
+        try:
+            with self.db.transaction(write=True) as c:
+                c.execute(
+                    insert(dailies).values(
+                        day=day.isoformat(),
+                        difficulty=difficulty.value,
+                        par=None,
+                        par_claimed_at=now,
+                        par_claimed_by=worker[:64],
+                    )
+                )
+            return True
+        except IntegrityError:
+            pass
+        with self.db.transaction(write=True) as c:
+            taken = c.execute(
+                update(dailies)
+                .where(*key, dailies.c.par.is_(None), dailies.c.par_claimed_at < now - stale_after)
+                .values(par_claimed_at=now, par_claimed_by=worker[:64])
+            )
+            return taken.rowcount == 1
+
+    def save_par(self, day: date, difficulty: Difficulty, par: int) -> None:
+        """Store a daily's par (once: a par already there stays)."""
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                update(dailies)
+                .where(
+                    dailies.c.day == day.isoformat(),
+                    dailies.c.difficulty == difficulty.value,
+                    dailies.c.par.is_(None),
+                )
+                .values(par=par)
+            )

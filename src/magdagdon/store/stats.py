@@ -1,0 +1,132 @@
+"""A player's statistics: games per difficulty, their scores in figures and a histogram, the
+last scores in order, and the streak of days with a finished daily game."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from sqlalchemy import select
+
+from ..engine import Difficulty
+from .db import Database
+from .models import GameStatus, daily_results, games
+
+RECENT = 20
+"""Scores in a difficulty's trend."""
+BINS = 10
+"""At most this many bars in a histogram."""
+_WIDTHS = (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)
+
+
+@dataclass(frozen=True)
+class Bin:
+    """A histogram bar: scores from ``start`` (inclusive) to ``end`` (exclusive)."""
+
+    start: int
+    end: int
+    count: int
+
+
+@dataclass(frozen=True)
+class DifficultyStats:
+    """A player's games of one difficulty."""
+
+    games: int
+    finished: int
+    mean: float | None
+    median: float | None
+    best: int | None
+    histogram: list[Bin]
+    recent: list[int]
+
+
+@dataclass(frozen=True)
+class DailyStats:
+    """A player's daily games: how many finished, and the days in a row."""
+
+    played: int
+    streak: int
+    best_streak: int
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """Everything the Statistics sheet shows."""
+
+    difficulties: dict[Difficulty, DifficultyStats]
+    daily: DailyStats
+
+
+def histogram(scores: list[int]) -> list[Bin]:
+    """Bars of one round width (5, 10, 20, 25, 50, …) covering the scores in at most
+    :data:`BINS` bars, the first starting at a multiple of the width."""
+    if not scores:
+        return []
+    low, high = min(scores), max(scores)
+    for width in _WIDTHS:
+        start = math.floor(low / width) * width
+        if (high - start) // width + 1 <= BINS:
+            break
+    count = (high - start) // width + 1
+    bars = [0] * count
+    for score in scores:
+        bars[(score - start) // width] += 1
+    return [Bin(start + i * width, start + (i + 1) * width, n) for i, n in enumerate(bars)]
+
+
+def streaks(days: set[date], today: date) -> tuple[int, int]:
+    """The current streak (days in a row ending today, or yesterday while today is still to
+    play) and the longest ever."""
+    current = 0
+    day = today if today in days else today - timedelta(days=1)
+    while day in days:
+        current += 1
+        day -= timedelta(days=1)
+    best = 0
+    for day in days:
+        if day - timedelta(days=1) not in days:  # the start of a run
+            length = 1
+            while day + timedelta(days=length) in days:
+                length += 1
+            best = max(best, length)
+    return current, best
+
+
+class Stats:
+    """The store's statistics of a player (part of :class:`~magdagdon.store.Store`)."""
+
+    db: Database
+
+    def player_stats(self, player_id: int, today: date) -> PlayerStats:
+        """A player's statistics (all their games, regular and daily, abandoned ones counted
+        as played and not finished)."""
+        with self.db.transaction() as c:
+            records = c.execute(
+                select(games.c.difficulty, games.c.status, games.c.score)
+                .where(games.c.player_id == player_id)
+                .order_by(games.c.finished_at.asc(), games.c.created_at.asc())
+            ).all()
+            played_days = c.execute(
+                select(daily_results.c.day).where(daily_results.c.player_id == player_id)
+            ).all()
+        per: dict[Difficulty, DifficultyStats] = {}
+        for difficulty in Difficulty:
+            mine = [r for r in records if r.difficulty == difficulty.value]
+            scores = [r.score for r in mine if r.status == GameStatus.OVER and r.score is not None]
+            per[difficulty] = DifficultyStats(
+                games=len(mine),
+                finished=len(scores),
+                mean=statistics.fmean(scores) if scores else None,
+                median=float(statistics.median(scores)) if scores else None,
+                best=max(scores) if scores else None,
+                histogram=histogram(scores),
+                recent=scores[-RECENT:],
+            )
+        days = {date.fromisoformat(d) for (d,) in played_days}
+        streak, best = streaks(days, today)
+        return PlayerStats(
+            per, DailyStats(played=len(played_days), streak=streak, best_streak=best)
+        )

@@ -1,0 +1,143 @@
+"""Daily games: today's, playing one, and each day's leaderboard."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Path, Request, Response, status
+
+from ...engine import Difficulty
+from ...store import GameStatus, daily_number
+from ..deps import CurrentPlayer, KnownPlayer, StoreDep, Today, limit_games, run_store
+from ..errors import ApiError
+from ..par import start_par
+from ..schemas import (
+    DailyGame,
+    DailyToday,
+    ErrorResponse,
+    GameConflict,
+    GameView,
+    LeaderboardRow,
+    LeaderboardView,
+    Standing,
+)
+from .games import view_response
+
+router = APIRouter(prefix="/api/daily", tags=["daily"])
+
+
+@router.get("", response_model=DailyToday)
+async def today_dailies(player: KnownPlayer, store: StoreDep, today: Today) -> DailyToday:
+    """Today's dailies (UTC), one per difficulty, and how far the player is with each."""
+    mine = await run_store(store, lambda: store.daily_games(player, today))
+    games = []
+    for difficulty in Difficulty:
+        entry = mine.get(difficulty)
+        if entry is None:
+            games.append(DailyGame(difficulty=difficulty, status="new", game_id=None, score=None))
+        else:
+            shown: Literal["active", "over"] = (
+                "over" if entry.status is GameStatus.OVER else "active"
+            )
+            games.append(
+                DailyGame(
+                    difficulty=difficulty, status=shown, game_id=entry.game_id, score=entry.score
+                )
+            )
+    return DailyToday(date=today, number=daily_number(today), games=games)
+
+
+@router.post(
+    "/{difficulty}",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameView,
+    dependencies=[Depends(limit_games)],
+    responses={
+        200: {"model": GameView, "description": "The daily being played, continued."},
+        409: {"model": GameConflict, "description": "Played already (daily_played)."},
+        429: {"model": ErrorResponse, "description": "Too many new games: see Retry-After."},
+    },
+)
+async def play_daily(
+    difficulty: Difficulty,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    today: Today,
+) -> Response:
+    """Today's daily of a difficulty: the same dice for everybody, one scored attempt each.
+    201 with a new game, 200 with the one being played; the regular game is not touched."""
+
+    def work() -> Response:
+        row, new = store.start_daily(player, today, difficulty)
+        return view_response(row, store, status.HTTP_201_CREATED if new else status.HTTP_200_OK)
+
+    response = await run_store(store, work)
+    start_par(request.app, today, difficulty)
+    return response
+
+
+DAY = Path(pattern=r"^\d{4}-\d{2}-\d{2}$", description="The UTC day, YYYY-MM-DD.")
+
+
+@router.get(
+    "/{date}/{difficulty}/leaderboard",
+    response_model=LeaderboardView,
+    responses={404: {"model": ErrorResponse, "description": "No daily on that day."}},
+)
+async def leaderboard(
+    date: Annotated[str, DAY],
+    difficulty: Difficulty,
+    request: Request,
+    player: KnownPlayer,
+    store: StoreDep,
+    today: Today,
+) -> LeaderboardView:
+    """A daily's leaderboard: the best 20 (ties share a rank; the earlier game is listed
+    first), the number of players and your own rank and percentile; the par once you have
+    finished it; once the day is over, the day's seed (re-run the engine on any game)."""
+    when = _daily_day(date, today)
+    ended = when < today
+    board = await run_store(store, lambda: store.daily_leaderboard(when, difficulty, player))
+    seed = None
+    if ended:
+        seed = (await run_store(store, lambda: store.daily_seed(when, difficulty))).hex()
+    if board.me is not None and board.par is None:
+        start_par(request.app, when, difficulty)  # not computed yet (or its worker died)
+    return LeaderboardView(
+        date=when,
+        difficulty=difficulty,
+        number=daily_number(when),
+        players=board.players,
+        par=board.par,
+        ended=ended,
+        seed=seed,
+        rows=[
+            LeaderboardRow(
+                rank=r.rank,
+                name=r.name,
+                score=r.score,
+                turns=r.turns,
+                powers_used=r.powers_used,
+                hints_used=r.hints_used,
+                game_id=r.game_id,
+                mine=r.player_id == player,
+            )
+            for r in board.rows
+        ],
+        me=Standing(rank=board.me.rank, score=board.me.score, percentile=board.me.percentile)
+        if board.me
+        else None,
+    )
+
+
+def _daily_day(text: str, today: date) -> date:
+    """The day of a daily from the path: 404 for no such date, before daily #1, after today."""
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        day = None
+    if day is None or daily_number(day) < 1 or day > today:
+        raise ApiError(404, "daily_not_found", f"There is no daily on {text}.")
+    return day
