@@ -13,14 +13,15 @@ const connection = document.getElementById("connection");
 const preferences = new Preferences(localStorage);
 const t = await loadCatalog(chooseLanguage(preferences.language()));
 preferences.setLanguage(t.language);
+const replaying = location.pathname.startsWith("/replay/");
 let controller = null;
 const api = new Api({
   onConnection: (ok) => {
     connection.hidden = ok;
-    connection.textContent = (controller ? controller.t : t)("connection_lost");
+    connection.textContent = replaying ? t("replay_offline") : controller.t("connection_lost");
   },
 });
-if (location.pathname.startsWith("/replay/")) {
+if (replaying) {
   const { startReplay } = await import("./replay.js");
   await startReplay({ api, t, doc: document, preferences, path: location.pathname });
 } else {
