@@ -310,3 +310,83 @@ def test_every_frame_fits_a_360_px_phone(
         assert shot and not errors, errors
     finally:
         context.close()
+
+
+def test_a_daily_is_watched_by_others_once_its_day_ended(browser: Any, live_server: str) -> None:
+    """Its own player watches a daily at once; another player only after midnight UTC (the
+    test server takes the X-Magdagdon-Test-Date header as today)."""
+    day, next_day = "2027-03-14", "2027-03-15"  # daily #104, a day no other test plays
+    mine = browser.new_context(
+        viewport=PHONE, locale="en-US", extra_http_headers={"X-Magdagdon-Test-Date": day}
+    )
+    try:
+        page = mine.new_page()
+        r = page.request.post(f"{live_server}/api/daily/survival")
+        assert r.status == 201, r.text()
+        view, bot = r.json(), ViewPlayer()
+        while view["phase"] != "over":
+            body = {"version": view["version"], "action": bot.next_action(view)}
+            r = page.request.post(f"{live_server}/api/games/{view['id']}/actions", data=body)
+            assert r.ok, r.text()
+            view = r.json()
+        game_id, score = view["id"], view["final_score"]["total"]
+        page.goto(f"{live_server}/replay/{game_id}")  # its own player: at once
+        page.wait_for_selector("#replay-slider")
+        assert "Daily #104" in page.locator(".replay-meta").inner_text()
+    finally:
+        mine.close()
+    header = {"X-Magdagdon-Test-Date": day}
+    context, page, errors = watch(
+        browser, live_server, game_id, locale="et-EE", extra_http_headers=header
+    )
+    try:  # another player, the same day
+        assert page.locator(".replay-error").inner_text() == words("et", "replay_not_over")
+        assert not errors, errors
+    finally:
+        context.close()
+    header = {"X-Magdagdon-Test-Date": next_day}
+    context, page, errors = watch(browser, live_server, game_id, extra_http_headers=header)
+    try:  # another player, the next day
+        page.keyboard.press("End")
+        assert page.locator("#replay-score").inner_text() == number(score)
+        assert "Daily #104" in page.locator(".replay-meta").inner_text()
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_the_installed_page_shows_a_replay_and_waits_for_the_network(
+    browser: Any, live_server: str, finished: Finished
+) -> None:
+    """Under the service worker a replay's address is the cached page (the same index.html),
+    with replay.js among the cached files; offline it says so and loads once back."""
+    context = browser.new_context(offline_ready=True, viewport=PHONE, locale="en-US")
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{live_server}/replay/{finished.id}")
+        page.wait_for_selector("#replay-slider")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()  # now under the worker's control
+        page.wait_for_selector("#replay-slider")
+        assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+        cached = page.evaluate(
+            """async () => {
+                const urls = [];
+                for (const name of await caches.keys()) {
+                    const cache = await caches.open(name);
+                    for (const request of await cache.keys()) urls.push(request.url);
+                }
+                return urls;
+            }"""
+        )
+        assert any(u.endswith("/js/replay.js") for u in cached), cached
+        context.set_offline(True)
+        page.reload()  # the page from the cache; its frames wait for the network
+        page.wait_for_selector("#connection:not([hidden])")
+        assert page.locator("#connection").inner_text() == words("en", "replay_offline")
+        context.set_offline(False)  # it retries by itself
+        page.wait_for_selector("#replay-slider")
+        page.wait_for_selector("#connection[hidden]", state="attached")
+    finally:
+        context.close()
