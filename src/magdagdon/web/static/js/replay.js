@@ -217,7 +217,7 @@ class ReplayViewer {
     switch (f.kind) {
       case "start": return t("replay_start");
       case "roll": {
-        const rolled = t("review_turn", { n: f.turn, roll: f.dice.join(" ") });
+        const rolled = t("review_turn", { n: f.turn, roll: f.dice.join("\u00a0") }); // a roll never split over two lines
         return f.magdagdon ? `${rolled}. ${t("announce_magdagdon")}` : rolled;
       }
       case "place": return t("replay_place", { value: f.value ?? f.dice[f.changed[0]], ...at(f.cell) });
