@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from magdagdon.engine import Difficulty, Game
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
-from magdagdon.web.deps import TEST_DATE_HEADER
+from magdagdon.web.deps import COOKIE, TEST_DATE_HEADER
 from magdagdon.web.par import play_par
 
 from ..utils.api import ViewPlayer, act, new_game, play_to_end
@@ -165,6 +165,14 @@ def test_the_leaderboard_ranks_the_players(players: list[TestClient]) -> None:
     assert mine["score"] == scores["Ann"]
     assert mine["rank"] == 1 + sum(s > scores["Ann"] for s in scores.values())
     assert mine["percentile"] == round(100 * sum(s <= scores["Ann"] for s in scores.values()) / 3)
+    # a player below the rows shown still gets their own rank and percentile
+    store = players[0].app.state.store  # type: ignore[attr-defined]
+    last = max(range(3), key=lambda i: (-scores[names[i]], i))
+    player_id = store.player_id(players[last].cookies[COOKIE])
+    short = store.daily_leaderboard(date.fromisoformat(DAY), Difficulty.PEACEFUL, player_id, 1)
+    assert [r.name for r in short.rows] == order[:1] and short.players == 3
+    assert short.me is not None and short.me.score == scores[names[last]]
+    assert short.me.rank == 1 + sum(s > scores[names[last]] for s in scores.values())
     # someone who has not played sees the board but no standing and no par
     with TestClient(players[0].app, headers={TEST_DATE_HEADER: DAY}) as stranger:
         theirs = stranger.get(f"/api/daily/{DAY}/peaceful/leaderboard").json()

@@ -102,3 +102,31 @@ def test_0003_moves_the_logs_into_rows_and_back(database_url: str) -> None:
     back = {k: v if isinstance(v, list) else json.loads(v) for k, v in raw.items()}
     assert back[done["id"]] == replay["actions"]
     assert back[going["id"]] == again_replay["actions"]
+
+
+def test_0004_adds_the_dailies_and_a_downgrade_keeps_the_regular_games(database_url: str) -> None:
+    """Upgrading from 0003 keeps every game (the regular game in progress goes on); a daily
+    played beside it, downgraded, becomes an abandoned game (never scored) and the
+    one-active-game index holds again."""
+    settings = Settings(
+        database_url=database_url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False
+    )
+    with TestClient(create_app(settings)) as client:
+        going = act(client, new_game(client, "survival", seed=4), {"type": "roll"})
+    downgrade_to(database_url, "0003")
+    with TestClient(create_app(settings), cookies=client.cookies) as again:  # upgrades on start
+        assert again.get("/api/games/current").json()["id"] == going["id"]
+        daily = act(again, again.post("/api/daily/peaceful").json(), {"type": "roll"})
+        assert again.get("/api/games/current").json()["id"] == going["id"]
+        cookies = again.cookies
+    downgrade_to(database_url, "0003")
+    db = Database(database_url)
+    with db.engine.connect() as c:
+        statuses: dict[str, str] = dict(c.execute(text("SELECT id, status FROM games")).all())
+        tables = set(db.engine.dialect.get_table_names(c))
+    db.engine.dispose()
+    assert statuses == {going["id"]: "active", daily["id"]: "abandoned"}
+    assert "daily_results" not in tables and "dailies" not in tables
+    with TestClient(create_app(settings), cookies=cookies) as last:
+        assert last.get("/api/games/current").json()["id"] == going["id"]
+        assert last.get(f"/api/games/{daily['id']}").json()["status"] == "abandoned"

@@ -1,0 +1,118 @@
+"""The par of a daily is computed once, however many workers ask for it at the same moment."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from datetime import date, timedelta
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from sqlalchemy import create_engine, text
+
+from magdagdon.engine import Difficulty
+from magdagdon.store import Database, Store
+from magdagdon.store.models import utcnow
+
+from ..utils.server import server_process
+from .test_races import at_once
+
+DAY = date(2026, 12, 7)
+
+
+def stores(url: str, n: int) -> list[Store]:
+    """``n`` stores on one database, as ``n`` worker processes have."""
+    Database(url).migrate()
+    return [Store(Database(url, timeout=10)) for _ in range(n)]
+
+
+def test_one_claim_of_many_at_once(database_url: str) -> None:
+    workers = stores(database_url, 8)
+    barrier = threading.Barrier(len(workers))
+    won: list[str] = []
+
+    def claim(i: int) -> None:
+        barrier.wait()
+        if workers[i].claim_par(DAY, Difficulty.SURVIVAL, f"worker {i}"):
+            won.append(f"worker {i}")
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(len(workers))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(won) == 1
+    # asked again later, nobody takes it while the claim is fresh
+    assert not any(s.claim_par(DAY, Difficulty.SURVIVAL, "late") for s in workers)
+    # the other difficulties and days are claims of their own
+    assert workers[0].claim_par(DAY, Difficulty.PEACEFUL, "worker 0")
+    assert workers[1].claim_par(DAY + timedelta(days=1), Difficulty.SURVIVAL, "worker 1")
+
+
+def test_a_stale_claim_is_taken_over_once_and_a_par_stays(database_url: str) -> None:
+    first, second, third = stores(database_url, 3)
+    assert first.claim_par(DAY, Difficulty.NIGHTMARE, "died")
+    later = utcnow() + timedelta(minutes=11)  # its worker never stored the par
+    assert second.claim_par(DAY, Difficulty.NIGHTMARE, "second", now=later)
+    assert not third.claim_par(DAY, Difficulty.NIGHTMARE, "third", now=later)
+    second.save_par(DAY, Difficulty.NIGHTMARE, 300)
+    first.save_par(DAY, Difficulty.NIGHTMARE, 999)  # the first worker woke up: too late
+    assert third.daily_par(DAY, Difficulty.NIGHTMARE) == 300
+    much_later = later + timedelta(hours=1)
+    assert not third.claim_par(DAY, Difficulty.NIGHTMARE, "third", now=much_later)
+
+
+def test_the_secret_is_made_once_for_every_worker(database_url: str) -> None:
+    workers = stores(database_url, 6)
+    barrier = threading.Barrier(len(workers))
+    seeds: list[bytes] = []
+
+    def seed(i: int) -> None:
+        barrier.wait()
+        seeds.append(workers[i].daily_seed(DAY, Difficulty.PEACEFUL))
+
+    threads = [threading.Thread(target=seed, args=(i,)) for i in range(len(workers))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert len(seeds) == 6 and len(set(seeds)) == 1
+    assert workers[0].daily_seed(DAY, Difficulty.SURVIVAL) != seeds[0]
+    assert workers[0].daily_seed(DAY + timedelta(days=1), Difficulty.PEACEFUL) != seeds[0]
+
+
+@pytest.mark.slow  # two real server workers
+def test_two_workers_asked_at_once_compute_the_par_once(database_url: str, tmp_path: Path) -> None:
+    log = tmp_path / "server.log"
+    day = "2026-12-08"
+    with server_process(database_url, workers=2, log=log, log_level="info") as server:
+        clients = [
+            httpx2.Client(base_url=server.url, timeout=30, headers={"X-Magdagdon-Test-Date": day})
+            for _ in range(16)
+        ]
+        try:
+            answers = at_once([partial(c.post, "/api/daily/survival") for c in clients])
+            assert [r.status_code for r in answers] == [201] * 16
+            engine = create_engine(database_url)
+            query = text("SELECT par, par_claimed_by FROM dailies WHERE day = :day")
+            deadline = time.monotonic() + 60
+            rows: Sequence[Any] = []
+            while time.monotonic() < deadline:
+                with engine.connect() as connection:
+                    rows = connection.execute(query, {"day": day}).all()
+                if rows and rows[0].par is not None:
+                    break
+                time.sleep(0.1)
+            engine.dispose()
+            assert len(rows) == 1 and rows[0].par is not None
+            time.sleep(1)  # a second computation, were there one, would be logged by now
+        finally:
+            for c in clients:
+                c.close()
+    computed = [line for line in log.read_text().splitlines() if "par of daily" in line]
+    assert len(computed) == 1, computed
+    assert f"{day} survival: {rows[0].par}" in computed[0]
