@@ -6,8 +6,8 @@ const CACHE = "magdagdon-shell-v2";
 const SHELL = [
   "/", "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg", "/icons/icon-192.png",
   "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
-  "/js/i18n.js", "/js/input.js", "/js/preferences.js", "/js/share.js", "/js/sheets.js", "/js/stats.js",
-  "/js/view.js", "/js/walkthrough.js",
+  "/js/i18n.js", "/js/input.js", "/js/preferences.js", "/js/replay.js", "/js/share.js", "/js/sheets.js",
+  "/js/stats.js", "/js/view.js", "/js/walkthrough.js",
   "/i18n/en.json", "/i18n/et.json", "/i18n/sv.json",
 ];
 

@@ -75,6 +75,11 @@ export class Api {
     return this.request("GET", `/api/games/${encodeURIComponent(id)}/review`);
   }
 
+  // A finished game turn by turn for the replay viewer (anyone with its link may watch it).
+  frames(id) {
+    return this.request("GET", `/api/games/${encodeURIComponent(id)}/frames`);
+  }
+
   highscores(difficulty, scope) {
     return this.request("GET", `/api/highscores/${difficulty}?scope=${scope}`);
   }

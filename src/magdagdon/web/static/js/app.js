@@ -1,5 +1,5 @@
 // Composition root: the API, the translations, the preferences, the renderer, the dialogs and the
-// input, wired together.
+// input, wired together. At /replay/{game_id} the page is the replay viewer (replay.js) instead.
 import { Api } from "./api.js";
 import { Controller } from "./controller.js";
 import { Dialogs } from "./dialogs.js";
@@ -13,18 +13,25 @@ const connection = document.getElementById("connection");
 const preferences = new Preferences(localStorage);
 const t = await loadCatalog(chooseLanguage(preferences.language()));
 preferences.setLanguage(t.language);
+const replaying = location.pathname.startsWith("/replay/");
+let controller = null;
 const api = new Api({
   onConnection: (ok) => {
     connection.hidden = ok;
-    connection.textContent = controller.t("connection_lost");
+    connection.textContent = replaying ? t("replay_offline") : controller.t("connection_lost");
   },
 });
-const view = new View(document.getElementById("app"));
-const walkthrough = new Walkthrough(document, preferences);
-const controller = new Controller({ api, view, dialogs: new Dialogs(document), preferences, t, doc: document, walkthrough });
-bindInput(document, (intent, data) => controller.handle(intent, data));
-await controller.start();
-walkthrough.maybeStart(controller.t); // the guided first game, on a browser's first visit
+if (replaying) {
+  const { startReplay } = await import("./replay.js");
+  await startReplay({ api, t, doc: document, preferences, path: location.pathname });
+} else {
+  const view = new View(document.getElementById("app"));
+  const walkthrough = new Walkthrough(document, preferences);
+  controller = new Controller({ api, view, dialogs: new Dialogs(document), preferences, t, doc: document, walkthrough });
+  bindInput(document, (intent, data) => controller.handle(intent, data));
+  await controller.start();
+  walkthrough.maybeStart(controller.t); // the guided first game, on a browser's first visit
+}
 // The page's own files from a cache (sw.js): the installed game opens at once, and offline it
 // says so and retries by itself rather than showing the browser's error page.
 if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});

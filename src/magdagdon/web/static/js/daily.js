@@ -1,7 +1,7 @@
 // The daily challenge's screens: today's three games, a day's leaderboard, and what the
 // game-over sheet adds for a daily. Built from what the server sent; names are set as text.
 
-import { button, el } from "./dom.js";
+import { button, el, playIcon, replayLink } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 const FIRST_DAY = "2026-12-01"; // daily #1
@@ -101,7 +101,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
         el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
         el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),
         el("td", { class: "n review-cell" }, watchable
-          ? el("a", { class: "button small watch", href: `/replay/${encodeURIComponent(r.game_id)}`, text: "▸", "aria-label": t("watch_game", { rank: r.rank, score: r.score }) })
+          ? replayLink(r.game_id, "", { className: "button small watch", "aria-label": t("replay_watch_game", { place: r.rank, score: r.score }) }, playIcon())
           : null));
     });
     table = el("table", { class: "scores-table" },
@@ -139,7 +139,7 @@ export function dailyOver(t, game, result, shared) {
       button("leaderboard", t("leaderboard"), { "data-date": game.daily.date, "data-difficulty": game.difficulty }),
       button("share", t("share"), { "data-game": game.id }),
       button("review", t("review"), { "data-game": game.id }),
-      el("a", { class: "button", href: `/replay/${encodeURIComponent(game.id)}`, text: t("watch_replay") })),
+      replayLink(game.id, t("replay_watch"))),
     shareNote(t, shared, game.id),
   ];
 }

@@ -1,4 +1,5 @@
-// Small DOM helpers shared by the renderer (view.js) and the sheets (sheets.js).
+// Small DOM helpers shared by the renderer (view.js), the sheets (sheets.js, daily.js) and the
+// replay viewer's links.
 
 // el("p", {class: "x", text: "…", "data-die": 1, "aria-label": "…"}, child, …): "class" and "text"
 // set className and textContent; data-*, aria-* and "for" are attributes; any other key is set as
@@ -28,3 +29,35 @@ export function replayAnimation(node, className) {
   void node.offsetWidth;
   node.classList.add(className);
 }
+
+// The replay viewer's address of a finished game (replay.js); anyone with it can watch.
+export function replayLink(gameId, text, attrs = {}, ...children) {
+  return el("a", { class: "button", href: `/replay/${encodeURIComponent(gameId)}`, "data-replay-link": gameId, text, ...attrs }, ...children);
+}
+
+// The high scores' two small icons: a play triangle (the replay; a glyph like ▶ may be drawn
+// as a coloured emoji) and a magnifying glass (the review), so that they are told apart.
+function smallIcon(d, filled) {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "18");
+  svg.setAttribute("height", "18");
+  svg.setAttribute("aria-hidden", "true");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute("d", d);
+  path.setAttribute("fill", filled ? "currentColor" : "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", filled ? "1" : "2.4");
+  path.setAttribute("stroke-linecap", "round");
+  path.setAttribute("stroke-linejoin", "round");
+  svg.append(path);
+  return svg;
+}
+
+export function withIcon(node, svg) {
+  node.append(svg);
+  return node;
+}
+
+export const playIcon = () => smallIcon("M7 4.5l12 7.5-12 7.5z", true);
+export const reviewIcon = () => smallIcon("M10.5 4a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13zM15.5 15.5L20 20", false);

@@ -2,8 +2,9 @@
 // Each builds its content from data it is given; text from people is set as text, never HTML.
 
 import { dailyOver, shareNote } from "./daily.js";
-import { button, el } from "./dom.js";
+import { button, el, playIcon, replayLink, reviewIcon, withIcon } from "./dom.js";
 import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
+
 
 // onDaily: a daily is shown, so the menu offers the way back to the player's own game
 export function menu(t, { onDaily = false } = {}) {
@@ -31,8 +32,10 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
   if (!table) body = el("p", { text: t("loading") });
   else if (!table.rows.length) body = el("p", { text: t("no_scores") });
   else {
-    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints"), t("review")].map(
-      (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })));
+    const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints")].map(
+      (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })),
+    // the review and replay buttons name themselves; their heading is for screen readers only
+    el("th", { scope: "col", class: "n" }, el("span", { class: "visually-hidden", text: `${t("review")} · ${t("replay_title")}` })));
     // data-label: on a narrow screen each row is a card whose cells name themselves
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", { class: "n place", text: String(r.place) }),
@@ -42,9 +45,11 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
       el("td", { class: "n", "data-label": t("turns"), text: String(r.turns) }),
       el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
       el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),
-      el("td", { class: "n review-cell" }, button("review", "▸", {
-        className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
-      }))));
+      el("td", { class: "n review-cell" },
+        withIcon(button("review", "", {
+          className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
+        }), reviewIcon()),
+        replayLink(r.game_id, "", { className: "button small watch", "aria-label": t("replay_watch_game", { place: r.place, score: r.score }) }, playIcon()))));
     body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
@@ -125,6 +130,7 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
     el("div", { class: "actions" },
       button("review", t("review"), { "data-game": game.id }),
       button("share", t("share"), { "data-game": game.id }),
+      replayLink(game.id, t("replay_watch")),
       button("open", t("high_scores"), { "data-screen": "scores" }),
       button("new-game", t("new_game"), { className: "button primary" })),
     shareNote(t, shared, game.id),

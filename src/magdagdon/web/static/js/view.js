@@ -31,7 +31,7 @@ export function dieFace(value) {
   return svg;
 }
 
-function ruinIcon() {
+export function ruinIcon() {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("width", "55%");
