@@ -33,5 +33,5 @@ def truncate(url: str) -> None:
         if exists:
             conn.execute(text("TRUNCATE highscores, games, players RESTART IDENTITY CASCADE"))
         if conn.execute(text("SELECT to_regclass('public.dailies')")).scalar():
-            conn.execute(text("TRUNCATE dailies, server_secrets"))
+            conn.execute(text("TRUNCATE dailies, daily_scores, server_secrets"))
     engine.dispose()

@@ -20,15 +20,24 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
 
 from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game
 from .db import Database
 from .errors import DailyPlayed
-from .models import GameStatus, dailies, daily_results, games, players, secrets_table, utcnow
+from .models import (
+    GameStatus,
+    dailies,
+    daily_results,
+    daily_scores,
+    games,
+    players,
+    secrets_table,
+    utcnow,
+)
 from .rows import GameRow
 
 EPOCH = date(2026, 11, 30)
@@ -36,6 +45,21 @@ EPOCH = date(2026, 11, 30)
 BOARD_ROWS = 20
 """Rows of a daily leaderboard."""
 _SECRET = "daily"
+
+
+def count_daily_score(c: Connection, day: str, difficulty: str, score: int) -> None:
+    """Count one more player with ``score`` on a daily (the finishing game's transaction): an
+    upsert, so players finishing with the same score at once add up."""
+    dialect = sqlite if c.dialect.name == "sqlite" else postgresql
+    statement = dialect.insert(daily_scores).values(
+        day=day, difficulty=difficulty, score=score, players=1
+    )
+    c.execute(
+        statement.on_conflict_do_update(
+            index_elements=["day", "difficulty", "score"],
+            set_={"players": daily_scores.c.players + 1},
+        )
+    )
 
 
 def daily_number(day: date) -> int:
@@ -189,9 +213,12 @@ class Dailies:
     ) -> Leaderboard:
         """A daily's leaderboard: its best games (ties: the earlier first, sharing a rank), the
         number of players, the asking player's standing and, once they have finished it, the
-        par. Each figure is a range of ``ix_daily_results_board`` (see BENCHMARKS.md)."""
-        r = daily_results
+        par. The rows are the head of ``ix_daily_results_board``; the number of players and of
+        better scores are sums over ``daily_scores`` (one row per score reached, a few hundred
+        however many play; see BENCHMARKS.md)."""
+        r, n = daily_results, daily_scores
         on_board = (r.c.day == day.isoformat(), r.c.difficulty == difficulty.value)
+        counted = (n.c.day == day.isoformat(), n.c.difficulty == difficulty.value)
         top = (
             select(r, players.c.name)
             .join(players, players.c.id == r.c.player_id)
@@ -199,22 +226,23 @@ class Dailies:
             .order_by(r.c.score.desc(), r.c.finished_at.asc(), r.c.id.asc())
             .limit(limit)
         )
+        total = select(func.coalesce(func.sum(n.c.players), 0)).where(*counted)
         with self.db.transaction() as c:
             records = c.execute(top).all()
-            count = c.scalar(select(func.count()).select_from(r).where(*on_board)) or 0
+            count = int(c.scalar(total) or 0)
             me = None
             if player_id is not None:
                 mine = c.execute(
                     select(r.c.score).where(r.c.player_id == player_id, *on_board)
                 ).first()
                 if mine is not None:
-                    better = self._count_better(c, on_board, mine.score)
+                    better = int(c.scalar(total.where(n.c.score > mine.score)) or 0)
                     percentile = round(100 * (count - better) / count)
                     me = Standing(rank=better + 1, score=mine.score, percentile=percentile)
             par = self._par(c, day, difficulty) if me is not None else None
         rows: list[BoardRow] = []
-        for n, rec in enumerate(records):
-            rank = rows[-1].rank if rows and rows[-1].score == rec.score else n + 1
+        for i, rec in enumerate(records):
+            rank = rows[-1].rank if rows and rows[-1].score == rec.score else i + 1
             rows.append(
                 BoardRow(
                     rank=rank,
@@ -228,12 +256,6 @@ class Dailies:
                 )
             )
         return Leaderboard(players=count, rows=rows, me=me, par=par)
-
-    @staticmethod
-    def _count_better(c: Connection, on_board: tuple[Any, ...], score: int) -> int:
-        r = daily_results
-        query = select(func.count()).select_from(r).where(*on_board, r.c.score > score)
-        return c.scalar(query) or 0
 
     # --- the par ------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game, Phase, RuleViolation
 from ..lru import LruCache
+from .daily import count_daily_score
 from .db import Database
 from .errors import DailyEnded, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
 from .highscores import aware
@@ -253,6 +254,7 @@ class Games:
                         finished_at=now,
                     )
                 )
+                count_daily_score(c, record.daily, record.difficulty, values["score"])
             elif won and over and (self.score_chosen_seeds or not record.chosen_seed):
                 c.execute(
                     insert(highscores).values(

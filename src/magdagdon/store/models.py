@@ -169,6 +169,18 @@ daily_results = Table(
 """A finished daily game's row in its day's leaderboard (daily games stay out of the high
 scores: everybody knows the day's dice once somebody has seen them)."""
 
+daily_scores = Table(
+    "daily_scores",
+    metadata,
+    Column("day", String(10), nullable=False),
+    Column("difficulty", String(16), nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    PrimaryKeyConstraint("day", "difficulty", "score", name="pk_daily_scores"),
+)
+"""How many finished each daily with each score, kept with ``daily_results``: a player's rank
+and the number of players are sums over a few hundred scores, not counts of every game."""
+
 dailies = Table(
     "dailies",
     metadata,

@@ -3,7 +3,8 @@
 ``games.daily`` marks a daily game with its day. The unique index on a player's active games
 now covers regular games only (a daily does not disturb the regular game in progress), and
 ``uq_games_daily_player`` allows one attempt per player at each daily. ``daily_results`` is
-each day's leaderboard (dailies stay out of the high scores); ``dailies`` keeps the par, the
+each day's leaderboard (dailies stay out of the high scores) and ``daily_scores`` how many
+finished it with each score (ranks without counting every game); ``dailies`` keeps the par, the
 strong player's score on the day's dice, claimed by one worker; ``server_secrets`` keeps the
 key the daily seeds are derived from, made on first use and shared by every worker and host.
 
@@ -68,6 +69,14 @@ def upgrade() -> None:
     )
     op.create_index("ix_daily_results_player", "daily_results", ["player_id", "day"])
     op.create_table(
+        "daily_scores",
+        sa.Column("day", sa.String(10), nullable=False),
+        sa.Column("difficulty", sa.String(16), nullable=False),
+        sa.Column("score", sa.Integer(), nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("day", "difficulty", "score", name="pk_daily_scores"),
+    )
+    op.create_table(
         "dailies",
         sa.Column("day", sa.String(10), nullable=False),
         sa.Column("difficulty", sa.String(16), nullable=False),
@@ -88,6 +97,7 @@ def downgrade() -> None:
     """Drop the daily tables; daily games become abandoned regular games (never scored)."""
     op.drop_table("server_secrets")
     op.drop_table("dailies")
+    op.drop_table("daily_scores")
     op.drop_index("ix_daily_results_player", "daily_results")
     op.drop_index("ix_daily_results_board", "daily_results")
     op.drop_table("daily_results")
