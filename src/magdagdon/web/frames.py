@@ -36,7 +36,7 @@ def replay_frames(row: GameRow) -> list[FrameView]:
         values.update(fields)
         return FrameView.model_validate(values)
 
-    frames = [frame("start", turn=0)]
+    frames = [frame("start", turn=1)]  # as the game screen counts: turn 1 before its ROLL
     for logged in row.game.actions:
         action: dict[str, Any] = dict(logged)
         kind = action["type"]

@@ -354,7 +354,7 @@ class FrameView(BaseModel):
     """One moment of a replay, as the viewer shows it."""
 
     kind: Literal["start", "roll", "place", "adjust", "reroll", "ruin", "end"]
-    turn: int = Field(description="The turn the frame belongs to (1-based; 0 at the start).")
+    turn: int = Field(description="The turn the frame belongs to (1-based, as the game counts).")
     board: str = Field(description="The board: committed squares and the dice placed so far.")
     dice: list[int] = Field(description="The turn's four dice values (none at the start).")
     changed: list[int] = Field(description="Dice this frame rolled, changed or placed.")

@@ -53,10 +53,11 @@ export function trend(t, scores, label) {
   const span = Math.max(1, high - low);
   const left = 44;
   const step = scores.length > 1 ? (W - left - PAD.right - 6) / (scores.length - 1) : 0;
-  const y = (s) => PAD.top + ((H - PAD.top - PAD.bottom) * (high - s)) / span;
-  const points = scores.map((s, i) => [left + 6 + i * step, scores.length > 1 ? y(s) : (H - PAD.bottom + PAD.top) / 2]);
+  // all the scores alike (one game, say): one level, in the middle, its line and label with it
+  const y = (s) => (high === low ? (H - PAD.bottom + PAD.top) / 2 : PAD.top + ((H - PAD.top - PAD.bottom) * (high - s)) / span);
+  const points = scores.map((s, i) => [left + 6 + i * step, y(s)]);
   svg.append(svgEl("line", { x1: left, x2: W - PAD.right, y1: y(high), y2: y(high), class: "grid" }));
-  svg.append(svgEl("line", { x1: left, x2: W - PAD.right, y1: y(low), y2: y(low), class: "grid" }));
+  if (high !== low) svg.append(svgEl("line", { x1: left, x2: W - PAD.right, y1: y(low), y2: y(low), class: "grid" }));
   svg.append(svgEl("text", { x: left - 4, y: y(high) + 4, "text-anchor": "end", class: "chart-label" }, t.number(high)));
   if (high !== low) svg.append(svgEl("text", { x: left - 4, y: y(low) + 4, "text-anchor": "end", class: "chart-label" }, t.number(low)));
   if (points.length > 1) svg.append(svgEl("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "trend-line" }));
