@@ -238,38 +238,25 @@ class Games:
                         for n, action in enumerate(added)
                     ],
                 )
-            if won and over and day is not None:
-                c.execute(
-                    insert(daily_results).values(
-                        game_id=record.id,
-                        player_id=record.player_id,
-                        day=record.daily,
-                        difficulty=record.difficulty,
-                        score=values["score"],
-                        turns=game.turns,
-                        powers_used=game.powers_used,
-                        hints_used=select(games.c.hints_used)
-                        .where(games.c.id == record.id)
-                        .scalar_subquery(),
-                        finished_at=now,
-                    )
-                )
-                count_daily_score(c, record.daily, record.difficulty, values["score"])
-            elif won and over and (self.score_chosen_seeds or not record.chosen_seed):
-                c.execute(
-                    insert(highscores).values(
-                        game_id=record.id,
-                        player_id=record.player_id,
-                        difficulty=record.difficulty,
-                        score=values["score"],
-                        turns=game.turns,
-                        powers_used=game.powers_used,
-                        hints_used=select(games.c.hints_used)
-                        .where(games.c.id == record.id)
-                        .scalar_subquery(),
-                        finished_at=now,
-                    )
-                )
+            if won and over:
+                # the finished game's row in its high scores or its daily's leaderboard
+                entry: dict[str, Any] = {
+                    "game_id": record.id,
+                    "player_id": record.player_id,
+                    "difficulty": record.difficulty,
+                    "score": values["score"],
+                    "turns": game.turns,
+                    "powers_used": game.powers_used,
+                    "hints_used": select(games.c.hints_used)
+                    .where(games.c.id == record.id)
+                    .scalar_subquery(),
+                    "finished_at": now,
+                }
+                if day is not None:
+                    c.execute(insert(daily_results).values(day=record.daily, **entry))
+                    count_daily_score(c, record.daily, record.difficulty, values["score"])
+                elif self.score_chosen_seeds or not record.chosen_seed:
+                    c.execute(insert(highscores).values(**entry))
         if not won:  # another request changed the game first
             raise StaleVersion(self.get_game(game_id, player_id))
         self._cache.put((record.id, version + 1), game)
