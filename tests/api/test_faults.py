@@ -13,6 +13,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, make_url, text
 
 from magdagdon.store.db import MIGRATIONS
+from magdagdon.store.models import metadata
 
 from ..utils.api import ViewPlayer, act, new_game
 from ..utils.pg import truncate as _truncate
@@ -145,11 +146,8 @@ def test_migrations_run_once_when_workers_start_together(database_url: str) -> N
     if database_url.startswith("postgresql"):  # the fixture emptied it; start from nothing
         engine = create_engine(database_url)
         with engine.begin() as conn:
-            conn.execute(
-                text(
-                    "DROP TABLE IF EXISTS game_actions, highscores, games, players, alembic_version"
-                )
-            )
+            metadata.drop_all(conn)  # every table of the schema, whatever the migrations add
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
         engine.dispose()
     import subprocess
     import sys
