@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from magdagdon.store.stats import BINS, histogram, streaks
 from magdagdon.web.deps import TEST_DATE_HEADER
 
-from ..utils.api import new_game, play_to_end
+from ..utils.api import act, new_game, play_to_end
 
 TODAY = date(2026, 12, 20)
 
@@ -74,15 +74,16 @@ def test_the_stats_endpoint(client: TestClient) -> None:
         play_to_end(client, new_game(client, "nightmare", seed=s))["final_score"]["total"]
         for s in range(3)
     ]
-    new_game(client, "nightmare", seed=9)  # started, not finished
-    new_game(client, "nightmare", seed=10, abandon=True)  # abandons the one before
+    started = new_game(client, "nightmare", seed=9)
+    act(client, started, {"type": "roll"})  # played, not finished
+    new_game(client, "nightmare", seed=10, abandon=True)  # abandons it; no action: not played
     for day in (TODAY - timedelta(days=1), TODAY):
         client.headers[TEST_DATE_HEADER] = day.isoformat()
         daily = client.post("/api/daily/nightmare").json()
         scores.append(play_to_end(client, daily)["final_score"]["total"])
     found = client.get("/api/players/me/stats").json()
     nightmare = found["difficulties"]["nightmare"]
-    assert nightmare["games"] == 7 and nightmare["finished"] == 5
+    assert nightmare["games"] == 6 and nightmare["finished"] == 5
     assert nightmare["mean"] == statistics.fmean(scores)
     assert nightmare["median"] == statistics.median(scores)
     assert nightmare["best"] == max(scores)

@@ -101,12 +101,14 @@ class Stats:
     db: Database
 
     def player_stats(self, player_id: int, today: date) -> PlayerStats:
-        """A player's statistics (all their games, regular and daily, abandoned ones counted
-        as played and not finished)."""
+        """A player's statistics: all their games that saw an action, regular and daily (a
+        daily is a game of its difficulty); abandoned ones are played and not finished."""
         with self.db.transaction() as c:
             records = c.execute(
                 select(games.c.difficulty, games.c.status, games.c.score)
-                .where(games.c.player_id == player_id)
+                # a game counts as played from its first action (not the one a first visit
+                # or NEW GAME sets out, until its ROLL)
+                .where(games.c.player_id == player_id, games.c.action_count > 0)
                 .order_by(games.c.finished_at.asc(), games.c.created_at.asc())
             ).all()
             played_days = c.execute(

@@ -446,7 +446,7 @@ class HistogramBar(BaseModel):
 class DifficultyStatsView(BaseModel):
     """The player's games of one difficulty."""
 
-    games: int = Field(description="Games started (abandoned ones included).")
+    games: int = Field(description="Games played: with an action at least (abandoned ones too).")
     finished: int
     mean: float | None
     median: float | None

@@ -30,7 +30,9 @@ if (replaying) {
   controller = new Controller({ api, view, dialogs: new Dialogs(document), preferences, t, doc: document, walkthrough });
   bindInput(document, (intent, data) => controller.handle(intent, data));
   await controller.start();
-  walkthrough.maybeStart(controller.t); // the guided first game, on a browser's first visit
+  // the guided first game, on a browser's first visit: on the board of a regular game with no
+  // sheet over it (not inside a daily's one attempt)
+  if (!controller.screen && !(controller.game && controller.game.daily)) walkthrough.maybeStart(controller.t);
 }
 // The page's own files from a cache (sw.js): the installed game opens at once, and offline it
 // says so and retries by itself rather than showing the browser's error page.

@@ -26,7 +26,10 @@ export class Controller {
     this.screen = null;
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameMax: null, nameError: "" };
     this.rulesTexts = {}; // by language
-    this.daily = { info: null, error: "" }; // today's dailies (GET /api/daily)
+    this.daily = { info: null, error: "", notice: "" }; // today's dailies (GET /api/daily)
+    // a sheet to open once the current request is done (today's dailies after one ended, or
+    // from the address: /?open=daily, where a replay of a daily not over yet sends a player)
+    this.pendingScreen = new URLSearchParams(location.search).get("open") === "daily" ? "daily" : null;
     this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
     this.stats = { difficulty: "peaceful", data: null, error: "" };
     this.result = { id: null, board: null, waiting: false }; // a finished daily's standing and par
@@ -56,10 +59,19 @@ export class Controller {
       const last = unreadable ? null : this.preferences.lastGame();
       const remembered = last && (!current || current.id !== last) ? await this.api.game(last).catch(() => null) : null;
       if (remembered && remembered.daily && await this.isToday(remembered.daily.date)) return this.setGame(remembered);
+      // a daily left unfinished when its day ended: said, with today's dailies (below)
+      if (remembered && remembered.daily && remembered.phase !== "over") this.dailyEnded(remembered);
       if (current) return this.setGame(current);
       if (remembered && remembered.phase === "over" && !remembered.daily) this.setGame(remembered);
       else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
+  }
+
+  // A daily whose day ended before it was finished: today's dailies open with a note that says
+  // so (the server refuses its actions with daily_ended; nothing was lost that had counted).
+  dailyEnded(game) {
+    this.daily.notice = this.t("daily_ended_notice", { number: game.daily.number });
+    this.pendingScreen = "daily";
   }
 
   // Whether a daily's date is the server's today (what GET /api/daily says).
@@ -104,10 +116,16 @@ export class Controller {
       await work();
     } catch (error) {
       this.view.announce(this.errorText(error));
+      if (error instanceof ApiError && error.code === "daily_ended") this.dailyEnded(this.game);
       if (error instanceof ApiError && error.status === 422 && this.game) this.setGame((await this.shownGameAgain()) || this.game);
     } finally {
       this.ui.busy = false;
       this.render();
+    }
+    if (this.pendingScreen) {
+      const screen = this.pendingScreen;
+      this.pendingScreen = null;
+      await this.open(screen);
     }
   }
 
@@ -398,6 +416,9 @@ export class Controller {
       try {
         const game = await this.api.playDaily(difficulty);
         this.close();
+        this.daily.notice = "";
+        // the one attempt is not the place for the guided tour (HOW TO PLAY shows it later)
+        if (this.walkthrough && this.walkthrough.open) this.walkthrough.close({ seen: false });
         this.setGame(game);
         this.view.announce(this.t("announce_daily", { number: game.daily.number, name: DIFFICULTY_NAMES[difficulty] }));
       } catch (error) {

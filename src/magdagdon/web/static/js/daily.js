@@ -23,13 +23,13 @@ export function shareNote(t, shared, id) {
   if (shared.status === "failed") {
     return el("div", { class: "field share-fallback" },
       el("label", { for: "share-text", text: t("share_copy_yourself") }),
-      el("textarea", { id: "share-text", readOnly: true, rows: 7, value: shared.text }));
+      el("textarea", { id: "share-text", readOnly: true, rows: 9, value: shared.text }));
   }
   if (shared.status === "copied") return el("p", { class: "share-note", role: "status", text: t("share_copied") });
   return null;
 }
 
-export function dailySheet(t, { info, error, onDaily, shared }) {
+export function dailySheet(t, { info, error, notice, onDaily, shared }) {
   const title = t("daily_challenge");
   if (error) return [title, el("p", { class: "error-text", role: "alert", text: error })];
   if (!info) return [title, el("p", { text: t("loading") })];
@@ -56,6 +56,7 @@ export function dailySheet(t, { info, error, onDaily, shared }) {
       g.game_id ? shareNote(t, shared, g.game_id) : null);
   });
   return [title,
+    notice ? el("p", { class: "error-text daily-notice", role: "alert", text: notice }) : null,
     dayLine(t, info.number, info.date),
     el("p", { class: "note", text: t("daily_note") }),
     el("ul", { class: "daily-list" }, ...items),
@@ -80,8 +81,8 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
   // the day before and after (never past today, when today is known)
   const shift = (days) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
   const days = el("div", { class: "tabs days" },
-    button("leaderboard", `◂ ${t("previous_day")}`, { "data-date": shift(-1), "data-difficulty": difficulty, disabled: date <= FIRST_DAY }),
-    button("leaderboard", `${t("next_day")} ▸`, { "data-date": shift(1), "data-difficulty": difficulty, disabled: Boolean(today) && date >= today }));
+    button("leaderboard", `◂ ${t("previous_day")}`, { "data-date": shift(-1), "data-difficulty": difficulty, "data-focus": "previous-day", disabled: date <= FIRST_DAY }),
+    button("leaderboard", `${t("next_day")} ▸`, { "data-date": shift(1), "data-difficulty": difficulty, "data-focus": "next-day", disabled: Boolean(today) && date >= today }));
   if (error) return [title, tabs, el("p", { class: "error-text", role: "alert", text: error }), days];
   if (!data) return [title, tabs, el("p", { text: t("loading") })];
   const facts = [t("daily_players", { n: data.players })];

@@ -29,6 +29,7 @@ export class Dialogs {
     this.sheet = doc.getElementById("sheet");
     this.question = doc.getElementById("confirm");
     this.answer = null; // resolves the question's promise while it is open
+    this.pendingFocus = null; // a control to focus once it is drawn (see paintSheet)
     this.question.addEventListener("close", () => this.settle(false));
   }
 
@@ -45,9 +46,23 @@ export class Dialogs {
     const build = SCREENS[screen];
     if (!build) return;
     const [title, ...content] = build(state);
+    const body = this.doc.getElementById("sheet-body");
+    const focused = this.doc.activeElement;
+    // (while a screen loads, the control may be missing for a paint: it is looked for again)
+    const key = focused === body ? this.pendingFocus : body.contains(focused) ? focusKey(focused) : null;
+    this.pendingFocus = null;
     this.doc.getElementById("sheet-title").textContent = title;
-    this.doc.getElementById("sheet-body").replaceChildren(...content.filter(Boolean));
+    body.replaceChildren(...content.filter(Boolean));
     if (!this.sheet.open) this.sheet.showModal();
+    // The focus stays where the keyboard was: on the same control drawn again (a tab, PREVIOUS
+    // DAY, …), else on the sheet's content, never on <body> (the old control is gone).
+    if (key === null) return;
+    const again = body.querySelector(key);
+    if (again && !again.disabled) again.focus();
+    else {
+      body.focus();
+      if (!again) this.pendingFocus = key;
+    }
   }
 
   closeSheet() {
@@ -74,4 +89,17 @@ export class Dialogs {
     this.answer = null;
     if (answer) answer(value);
   }
+}
+
+// A selector for "the same control" in the sheet drawn again: its data-focus name when it has
+// one (a control whose other attributes change, like PREVIOUS DAY's date), else its id, else
+// its tag with the data attributes that say what it does.
+const SAME = ["data-intent", "data-screen", "data-difficulty", "data-scope", "data-game", "data-date", "data-change", "data-replay-link"];
+
+function focusKey(node) {
+  const named = node.getAttribute("data-focus");
+  if (named) return `[data-focus="${CSS.escape(named)}"]`;
+  if (node.id) return `#${CSS.escape(node.id)}`;
+  const parts = SAME.filter((a) => node.hasAttribute(a)).map((a) => `[${a}="${CSS.escape(node.getAttribute(a))}"]`);
+  return parts.length ? node.tagName.toLowerCase() + parts.join("") : null;
 }

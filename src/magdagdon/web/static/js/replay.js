@@ -54,7 +54,7 @@ export async function startReplay({ api, t, doc, preferences, path }) {
     if (!id) throw new ApiError(404, "game_not_found", "", {});
     viewer.load(await api.frames(id));
   } catch (error) {
-    viewer.fail(errorText(t, error));
+    viewer.fail(errorText(t, error), error instanceof ApiError && error.code === "daily_not_over");
   }
 }
 
@@ -109,11 +109,17 @@ class ReplayViewer {
     this.app.querySelector(".top").after(this.main);
   }
 
-  fail(text) {
+  // The error, and the way on: a daily still being played is one to play oneself (today's
+  // dailies open at /?open=daily); else the game. The header's link would say it twice.
+  fail(text, daily = false) {
+    this.app.querySelector(".play-link")?.remove();
+    const onward = daily
+      ? el("a", { class: "button primary", href: "/?open=daily", text: this.t("replay_play_daily") })
+      : el("a", { class: "button primary", href: "/", text: this.t("replay_play_game") });
     this.main.replaceChildren(
       el("h2", { id: "replay-title", class: "replay-title", text: this.t("replay_title") }),
       el("p", { class: "error-text replay-error", role: "alert", text }),
-      el("p", { class: "actions" }, el("a", { class: "button primary", href: "/", text: this.t("replay_play_game") })));
+      el("p", { class: "actions" }, onward));
     this.app.setAttribute("aria-busy", "false");
   }
 

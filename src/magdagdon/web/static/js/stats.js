@@ -24,7 +24,8 @@ const W = 320;
 const H = 150;
 const PAD = { top: 16, bottom: 30, left: 6, right: 6 };
 
-// Bars of the histogram, the count above each bar and the bins' lower ends below.
+// Bars of the histogram, the count above each bar and the bins' edges below them (a bar of
+// 95–99 stands between the marks 95 and 100).
 export function histogram(t, bins, label) {
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, focusable: "false" });
   const max = Math.max(1, ...bins.map((b) => b.count));
@@ -40,9 +41,16 @@ export function histogram(t, bins, label) {
       svg.append(svgEl("rect", { x: x + 1.5, y: H - PAD.bottom - h, width: Math.max(1, width - 3), height: h, rx: 2, class: "bar" }));
       svg.append(svgEl("text", { x: x + width / 2, y: H - PAD.bottom - h - 3, "text-anchor": "middle", class: "chart-count" }, String(bin.count)));
     }
-    if (i % every === 0) svg.append(svgEl("text", { x: x + 2, y: H - PAD.bottom + 14, class: "chart-label" }, t.number(bin.from)));
+    if (i % every === 0) edge(x, bin.from);
   });
+  const last = bins[bins.length - 1];
+  if (bins.length % every === 0) edge(start + bins.length * width, last.to);
   return svg;
+
+  function edge(x, value) {
+    svg.append(svgEl("line", { x1: x, x2: x, y1: H - PAD.bottom, y2: H - PAD.bottom + 4, class: "axis" }));
+    svg.append(svgEl("text", { x, y: H - PAD.bottom + 16, "text-anchor": "middle", class: "chart-label" }, t.number(value)));
+  }
 }
 
 // The last scores, oldest first, as a line with a dot per game; the lowest and highest named.

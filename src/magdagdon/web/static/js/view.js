@@ -133,7 +133,7 @@ export class View {
     chip.dataset.key = key;
     chip.classList.toggle("daily-chip", Boolean(game.daily));
     if (game.daily) {
-      chip.replaceChildren(el("span", { class: "chip-daily", text: t("daily_number", { number: game.daily.number }) }), el("span", { text: name }));
+      chip.replaceChildren(el("span", { class: "chip-daily", text: t("daily_chip", { number: game.daily.number }) }), el("span", { text: name }));
       chip.dataset.screen = "daily";
       chip.setAttribute("aria-label", t("daily_is", { number: game.daily.number, name }));
     } else {

@@ -52,11 +52,12 @@ export class Walkthrough {
     if (this.step > 0) this.show(this.step - 1);
   }
 
-  close() {
+  // Ends the tour; seen: false puts it off (a daily began: it comes on the next regular visit).
+  close({ seen = true } = {}) {
     this.unmark();
     this.doc.getElementById("tour")?.remove();
     this.step = -1;
-    this.preferences.setTourSeen();
+    if (seen) this.preferences.setTourSeen();
     const back = this.returnTo && this.returnTo.isConnected ? this.returnTo : this.doc.querySelector(".square");
     back?.focus();
   }

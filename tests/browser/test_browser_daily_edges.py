@@ -1,0 +1,137 @@
+"""The daily challenge's edges in the browser: a daily whose day ends before it is finished
+(said, with today's dailies), the keyboard's focus kept when a sheet is drawn again, a daily's
+replay link opened by someone else the same day (today's dailies offered), and the guided tour
+kept out of a daily's one attempt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from ..utils.ui import UiPlayer
+from .test_browser_daily import (
+    api,
+    day_context,
+    open_menu_item,
+    open_page,
+    play_through_api,
+)
+
+DAY = "2027-02-03"
+NEXT = "2027-02-04"
+
+
+def test_a_daily_ended_midgame_and_on_the_next_visit_is_said(
+    browser: Any, live_server: str
+) -> None:
+    context = day_context(browser, live_server, DAY)
+    page = open_page(context, live_server)
+    open_menu_item(page, "daily")
+    page.click("#sheet [data-intent='daily-play'][data-difficulty='survival']")
+    expect(page.locator("#sheet")).not_to_be_visible()
+    ui = UiPlayer(page, live_server)
+    games = api(page, live_server, "GET", "/api/daily")["games"]
+    ui.game_id = next(g["game_id"] for g in games if g["difficulty"] == "survival")
+    view = ui.perform({"type": "roll"})
+    number = view["daily"]["number"]
+    # midnight passes while the player thinks: the next action is refused, and said
+    page.set_extra_http_headers({"X-Magdagdon-Test-Date": NEXT})
+    die = next(d for d in view["dice"] if d["legal_cells"])
+    page.click(f"[data-die='{die['index']}']")
+    page.click(f"[data-square='{die['legal_cells'][0]}']")
+    notice = page.locator("#sheet .daily-notice")
+    expect(notice).to_have_text(
+        f"Daily #{number} ended at midnight (UTC) before it was finished: it can no longer be "
+        "played. Here are today's."
+    )
+    expect(page.locator("#sheet .daily-day")).to_contain_text(f"Daily #{number + 1}")
+    stored = api(page, live_server, "GET", f"/api/games/{view['id']}")
+    assert stored["version"] == view["version"]  # nothing was applied
+    # the next visit (the next day) says it too, over the regular game
+    page.reload()
+    expect(page.locator("#sheet .daily-notice")).to_be_visible()
+    expect(page.locator("#difficulty-chip")).not_to_contain_text("Daily")
+    page.keyboard.press("Escape")
+    assert not page.errors, page.errors
+    context.close()
+
+
+def test_the_keyboard_stays_on_the_control_a_sheet_draws_again(
+    browser: Any, live_server: str
+) -> None:
+    context = day_context(browser, live_server, "2026-12-05")
+    page = open_page(context, live_server)
+    open_menu_item(page, "daily")
+    page.locator("#sheet [data-intent='leaderboard']").last.click()  # All leaderboards
+    expect(page.locator("#sheet .daily-day")).to_contain_text("Daily #5")
+    previous = page.locator("#sheet [data-focus='previous-day']")
+    previous.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet .daily-day")).to_contain_text("Daily #4")
+    expect(previous).to_be_focused()
+    page.keyboard.press("Enter")  # again, without looking for it
+    expect(page.locator("#sheet .daily-day")).to_contain_text("Daily #3")
+    expect(previous).to_be_focused()
+    survival = page.locator("#sheet [data-intent='leaderboard'][data-difficulty='survival']")
+    survival.first.focus()
+    page.keyboard.press("Enter")
+    expect(survival.first).to_have_attribute("aria-pressed", "true")
+    expect(survival.first).to_be_focused()
+    # a screen that replaces the last: the focus on the sheet's content, not on <body>
+    page.keyboard.press("Escape")
+    page.click("#menu-button")
+    page.locator("#sheet [data-screen='stats']").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet-title")).to_have_text("Statistics")
+    assert page.evaluate("document.activeElement.id") == "sheet-body"
+    tab = page.locator("#sheet [data-intent='stats-difficulty'][data-difficulty='nightmare']")
+    tab.focus()
+    page.keyboard.press("Enter")
+    expect(tab).to_have_attribute("aria-pressed", "true")
+    expect(tab).to_be_focused()
+    assert not page.errors, page.errors
+    context.close()
+
+
+def test_a_daily_replay_opened_the_same_day_offers_todays_dailies(
+    browser: Any, live_server: str
+) -> None:
+    day = "2027-02-06"
+    context = day_context(browser, live_server, day)
+    page = open_page(context, live_server)
+    mine = api(page, live_server, "POST", "/api/daily/nightmare")
+    over = play_through_api(page, live_server, mine, to_the_end=True)
+    context.close()
+    friend = day_context(browser, live_server, day)
+    page = friend.new_page()
+    page.goto(f"{live_server}/replay/{over['id']}")
+    expect(page.locator(".replay-error")).to_have_text(
+        "This daily can be watched once its day ends (midnight UTC)."
+    )
+    expect(page.locator(".play-link")).to_have_count(0)  # one way on, not two
+    page.click("a.button.primary")
+    expect(page.locator("#sheet-title")).to_have_text("Daily challenge")
+    expect(page.locator("#sheet [data-intent='daily-play']")).to_have_count(3)
+    friend.close()
+
+
+def test_the_guided_tour_stays_out_of_a_daily(browser: Any, live_server: str) -> None:
+    context = day_context(browser, live_server, "2027-02-07", tour=True)
+    page = context.new_page()
+    page.goto(live_server)
+    page.wait_for_selector("#tour")
+    page.evaluate("document.querySelector('#menu-button').click()")
+    page.click("#sheet [data-intent='open'][data-screen='daily']")
+    page.click("#sheet [data-intent='daily-play'][data-difficulty='peaceful']")
+    expect(page.locator("#difficulty-chip")).to_contain_text("Daily")
+    expect(page.locator("#tour")).to_have_count(0)
+    # put off, not seen: a reload on the daily does not start it; the regular game does
+    page.reload()
+    page.wait_for_selector("#app[aria-busy='false']")
+    expect(page.locator("#tour")).to_have_count(0)
+    page.click("#menu-button")
+    page.click("#sheet [data-intent='back-to-game']")
+    page.reload()
+    expect(page.locator("#tour")).to_be_visible()
+    context.close()
