@@ -97,7 +97,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
       return el("tr", { class: r.mine ? "mine" : "" },
         el("td", { class: "n place", text: String(r.rank) }),
         el("td", { class: "who", text: r.mine ? `${r.name || t("anonymous")} (${t("daily_you")})` : r.name || t("anonymous") }),
-        el("td", { class: "n", "data-label": t("score"), text: t.number(r.score) }),
+        el("td", { class: "n score", "data-label": t("score"), text: t.number(r.score) }),
         el("td", { class: "n", "data-label": t("turns"), text: String(r.turns) }),
         el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
         el("td", { class: "n", "data-label": t("hints"), text: String(r.hints_used) }),

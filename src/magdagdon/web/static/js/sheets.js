@@ -40,7 +40,7 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", { class: "n place", text: String(r.place) }),
       el("td", { class: "who", text: r.name || t("anonymous") }),
-      el("td", { class: "n", "data-label": t("score"), text: t.number(r.score) }),
+      el("td", { class: "n score", "data-label": t("score"), text: t.number(r.score) }),
       el("td", { "data-label": t("date"), text: new Date(r.date).toLocaleDateString(t.language) }),
       el("td", { class: "n", "data-label": t("turns"), text: String(r.turns) }),
       el("td", { class: "n", "data-label": t("powers"), text: String(r.powers_used) }),
