@@ -135,3 +135,28 @@ def test_the_guided_tour_stays_out_of_a_daily(browser: Any, live_server: str) ->
     page.reload()
     expect(page.locator("#tour")).to_be_visible()
     context.close()
+
+
+def test_a_nameless_player_names_themselves_on_the_leaderboard(
+    browser: Any, live_server: str
+) -> None:
+    context = day_context(browser, live_server, "2027-02-08", locale="sv-SE")
+    page = open_page(context, live_server)
+    daily = api(page, live_server, "POST", "/api/daily/peaceful")
+    play_through_api(page, live_server, daily, to_the_end=True)
+    open_menu_item(page, "daily")
+    page.click("#sheet [data-intent='leaderboard'][data-difficulty='peaceful'] >> nth=0")
+    mine = page.locator("#sheet tr.mine")
+    expect(mine).to_contain_text("Anonym (du)")
+    page.fill("#name-input", "<b>x</b>")  # refused: said, and what was typed is kept
+    page.keyboard.press("Enter")
+    expect(page.locator("#sheet .error-text")).to_be_visible()
+    expect(page.locator("#name-input")).to_have_value("<b>x</b>")
+    page.fill("#name-input", "Saga")
+    page.keyboard.press("Enter")
+    expect(mine).to_contain_text("Saga (du)")
+    expect(page.locator("#name-input")).to_have_count(0)  # named: the form has done its work
+    assert page.evaluate("document.activeElement.id") == "sheet-body"
+    assert api(page, live_server, "GET", "/api/players/me")["name"] == "Saga"
+    assert not page.errors, page.errors
+    context.close()

@@ -374,18 +374,21 @@ export class Controller {
     return text === key ? error.message : text;
   }
 
+  // The name from the form of the high scores or of a daily leaderboard, whose table is then
+  // drawn again with it.
   async saveName(name) {
+    const where = this.screen === "leaderboard" ? this.leaderboard : this.scores;
     try {
       const me = await this.api.setName(name);
-      this.scores.name = me.name;
-      this.scores.nameError = "";
+      this.scores.name = this.leaderboard.name = me.name;
+      where.nameError = "";
       this.view.announce(this.t("name_saved"));
     } catch (error) {
       const invalid = error instanceof ApiError && error.code === "invalid_request";
-      this.scores.nameError = invalid ? this.t("name_rules", { max: this.scores.nameMax || 24 }) : this.errorText(error);
-      this.scores.name = name; // keep what was typed
+      where.nameError = invalid ? this.t("name_rules", { max: where.nameMax || 24 }) : this.errorText(error);
+      where.name = name; // keep what was typed
     }
-    return this.loadScores();
+    return where === this.leaderboard ? this.loadLeaderboard() : this.loadScores();
   }
 
   async loadScores() {
@@ -436,7 +439,7 @@ export class Controller {
   }
 
   async openLeaderboard(date, difficulty) {
-    this.leaderboard = { date, difficulty, data: null, error: "" };
+    this.leaderboard = { date, difficulty, data: null, error: "", name: this.scores.name || null, nameMax: this.scores.nameMax, nameError: "" };
     await this.open("leaderboard");
   }
 
@@ -444,8 +447,10 @@ export class Controller {
     const { date, difficulty } = this.leaderboard;
     this.paint();
     try {
-      const data = await this.api.leaderboard(date, difficulty);
+      const [data, me] = await Promise.all([this.api.leaderboard(date, difficulty), this.api.me()]);
       if (this.leaderboard.date === date && this.leaderboard.difficulty === difficulty) this.leaderboard.data = data;
+      if (!this.leaderboard.nameError) this.leaderboard.name = me.name;
+      this.leaderboard.nameMax = me.name_max;
     } catch (error) {
       this.leaderboard.error = this.errorText(error);
     }

@@ -2,6 +2,7 @@
 // game-over sheet adds for a daily. Built from what the server sent; names are set as text.
 
 import { button, el, playIcon, replayLink } from "./dom.js";
+import { nameForm } from "./name.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 const FIRST_DAY = "2026-12-01"; // daily #1
@@ -73,7 +74,7 @@ function standing(t, me, players) {
 }
 
 // today: the server's today once known (the next day's button stops there)
-export function leaderboardSheet(t, { date, difficulty, data, error, today = null }) {
+export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, nameMax = null, nameError = "" }) {
   const title = t("leaderboard");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
@@ -119,6 +120,8 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
     data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
     days,
+    // on the board without a name (or a name refused): the way to one, here
+    ...(data.me && (!name || nameError) ? nameForm(t, { name, nameMax, nameError }) : []),
   ];
 }
 

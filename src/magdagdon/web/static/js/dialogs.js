@@ -49,14 +49,18 @@ export class Dialogs {
     const body = this.doc.getElementById("sheet-body");
     const focused = this.doc.activeElement;
     // (while a screen loads, the control may be missing for a paint: it is looked for again)
-    const key = focused === body ? this.pendingFocus : body.contains(focused) ? focusKey(focused) : null;
+    const inside = focused !== body && body.contains(focused);
+    const key = focused === body ? this.pendingFocus : inside ? focusKey(focused) : null;
     this.pendingFocus = null;
     this.doc.getElementById("sheet-title").textContent = title;
     body.replaceChildren(...content.filter(Boolean));
     if (!this.sheet.open) this.sheet.showModal();
     // The focus stays where the keyboard was: on the same control drawn again (a tab, PREVIOUS
     // DAY, …), else on the sheet's content, never on <body> (the old control is gone).
-    if (key === null) return;
+    if (key === null) {
+      if (inside && !body.contains(focused)) body.focus(); // a control with no name to find again
+      return;
+    }
     const again = body.querySelector(key);
     if (again && !again.disabled) again.focus();
     else {

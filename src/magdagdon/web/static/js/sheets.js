@@ -3,6 +3,7 @@
 
 import { dailyOver, shareNote } from "./daily.js";
 import { button, el, playIcon, replayLink, reviewIcon, withIcon } from "./dom.js";
+import { nameForm } from "./name.js";
 import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
 
 
@@ -53,13 +54,7 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
     body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
-  const limit = nameMax ? { maxLength: nameMax } : {}; // the server's limit, once it is known
-  const input = el("input", { id: "name-input", name: "name", ...limit, autocomplete: "nickname", value: name || "" });
-  const form = el("form", { class: "row", "data-form": "name" },
-    el("div", { class: "field" }, el("label", { for: "name-input", text: t("your_name") }), input),
-    el("button", { type: "submit", class: "button", text: t("save") }));
-  const error = nameError ? el("p", { class: "error-text", role: "alert", text: nameError }) : null;
-  return [t("high_scores"), tabs, scopes, body, form, error];
+  return [t("high_scores"), tabs, scopes, body, ...nameForm(t, { name, nameMax, nameError })];
 }
 
 export function settings(t, { difficulty, language, animations }) {
