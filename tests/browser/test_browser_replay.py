@@ -214,6 +214,13 @@ def test_previous_next_slider_keys_and_autoplay_move_the_frame(
         paused = step(page)
         page.wait_for_timeout(1000)
         assert step(page) == paused
+        # Space on a step button plays and pauses too (it does not step)
+        page.click("[data-replay='first']")
+        page.focus("[data-replay='next']")
+        page.keyboard.press(" ")
+        assert page.locator("[data-replay='play']").inner_text() == "PAUSE"
+        page.keyboard.press(" ")
+        assert page.locator("[data-replay='play']").inner_text() == "PLAY"
         page.click("[data-replay='last']")
         page.click("[data-replay='play']")  # from the first frame again
         page.wait_for_function("() => Number(document.getElementById('replay-slider').value) >= 1")

@@ -170,8 +170,9 @@ class ReplayViewer {
     this.app.setAttribute("aria-busy", "false");
   }
 
-  // ← → one step, Home and End the first and last, Space plays or pauses. The slider has
-  // its own arrows, Home and End; a focused button or link clicks on Space itself.
+  // ← → one step, Home and End the first and last, Space plays or pauses, also on the step
+  // buttons (as the keys' line says). The slider has its own arrows, Home and End; any other
+  // focused button or link clicks on Space itself.
   key(event) {
     if (event.altKey || event.ctrlKey || event.metaKey || this.doc.querySelector("dialog[open]")) return;
     const target = event.target;
@@ -180,7 +181,7 @@ class ReplayViewer {
     const last = this.data.frames.length - 1;
     const moves = { ArrowLeft: () => this.go(this.index - 1), ArrowRight: () => this.go(this.index + 1), Home: () => this.go(0), End: () => this.go(last) };
     if (moves[event.key] && !onSlider) moves[event.key]();
-    else if (event.key === " " && !target.closest("button, a, summary")) this.toggle();
+    else if (event.key === " " && (target.closest("[data-replay]") || !target.closest("button, a, summary"))) this.toggle();
     else return;
     event.preventDefault();
   }
