@@ -274,7 +274,11 @@ def test_two_players_meet_the_same_dice_and_watch_after_the_day(
     expect(page.locator("#sheet a.watch")).to_have_count(2)
     hrefs = page.locator("#sheet a.watch").evaluate_all("links => links.map(a => a.pathname)")
     assert f"/replay/{mine['id']}" in hrefs
-    expect(page.locator("#sheet .note")).to_have_count(0)
+    expect(page.locator("#sheet .note:not(.daily-seed)")).to_have_count(0)
+    # the day is over: its seed is public, here as on the API
+    board = api(page, live_server, "GET", "/api/daily/2026-12-03/nightmare/leaderboard")
+    assert board["seed"] and len(board["seed"]) == 64
+    expect(page.locator("#sheet .daily-seed")).to_contain_text(board["seed"])
     after = page.locator("#sheet [data-intent='leaderboard']:has-text('Järgmine päev')")
     expect(after).to_be_enabled()
     for p in (sv, et, page):

@@ -119,6 +119,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     data.me && !mine ? el("p", { class: "daily-me", text: `${t("daily_you")}: ${t.number(data.me.score)} · ${standing(t, data.me, data.players)}` }) : null,
     data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
     data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
+    data.seed ? el("p", { class: "note daily-seed", text: t("daily_seed", { seed: data.seed }) }) : null,
     days,
     // on the board without a name (or a name refused): the way to one, here
     ...(data.me && (!name || nameError) ? nameForm(t, { name, nameMax, nameError }) : []),
