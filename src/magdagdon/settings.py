@@ -70,7 +70,7 @@ class Settings(BaseSettings):
     daily_par: bool = Field(
         default=True,
         description="Compute each daily's par in the background: the strong player plays the "
-        "day's dice once (a few CPU seconds per daily, on one worker).",
+        "day's dice once (under a second of CPU per daily, on one worker).",
     )
     max_body_bytes: int = Field(default=16_384, ge=1024, description="Largest request body.")
     log_level: LogLevel = Field(default="info", description="Least level of a logged line.")

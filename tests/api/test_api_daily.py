@@ -3,6 +3,7 @@ game undisturbed, the day's leaderboard, the seed secret until the day is over, 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 from datetime import date
@@ -164,7 +165,8 @@ def test_the_leaderboard_ranks_the_players(players: list[TestClient]) -> None:
     mine = board["me"]
     assert mine["score"] == scores["Ann"]
     assert mine["rank"] == 1 + sum(s > scores["Ann"] for s in scores.values())
-    assert mine["percentile"] == round(100 * sum(s <= scores["Ann"] for s in scores.values()) / 3)
+    at_or_below = sum(s <= scores["Ann"] for s in scores.values())
+    assert mine["percentile"] == math.ceil(100 * at_or_below / 3)  # rounded up: never 0
     # a player below the rows shown still gets their own rank and percentile
     store = players[0].app.state.store  # type: ignore[attr-defined]
     last = max(range(3), key=lambda i: (-scores[names[i]], i))
@@ -242,6 +244,11 @@ def test_a_daily_cannot_be_played_after_its_day(app: Any, players: list[TestClie
         assert r.status_code == 409, r.json()
         assert r.json()["error"]["code"] == "daily_ended"
         assert r.json()["game"]["version"] == view["version"]  # nothing changed
+        # no hint for it either; its replay says why there is none
+        r = later.get(f"/api/games/{view['id']}/hint")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "daily_ended"
+        r = later.get(f"/api/games/{view['id']}/replay")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "daily_ended"
         # the new day's daily is a new game
         assert later.post("/api/daily/peaceful").status_code == 201
 

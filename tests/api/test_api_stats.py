@@ -6,10 +6,12 @@ import statistics
 from datetime import date, timedelta
 from itertools import pairwise
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
+from magdagdon.store import stats
 from magdagdon.store.stats import BINS, histogram, streaks
 from magdagdon.web.deps import TEST_DATE_HEADER
 
@@ -94,11 +96,12 @@ def test_the_stats_endpoint(client: TestClient) -> None:
     assert found["daily"] == {"played": 2, "streak": 2, "best_streak": 2}
 
 
-def test_recent_keeps_the_last_twenty(client: TestClient) -> None:
+def test_recent_keeps_the_last_ones(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(stats, "RECENT", 3)  # the last 20 in the app: 3 here, to play fewer
     scores = [
         play_to_end(client, new_game(client, "nightmare", seed=s))["final_score"]["total"]
-        for s in range(22)
+        for s in range(5)
     ]
     found = client.get("/api/players/me/stats").json()["difficulties"]["nightmare"]
-    assert found["recent"] == scores[-20:]
-    assert found["finished"] == 22
+    assert found["recent"] == scores[-3:]
+    assert found["finished"] == 5

@@ -66,6 +66,18 @@ def test_a_stale_claim_is_taken_over_once_and_a_par_stays(database_url: str) -> 
     assert not third.claim_par(DAY, Difficulty.NIGHTMARE, "third", now=much_later)
 
 
+def test_a_released_claim_is_claimed_again_at_once(database_url: str) -> None:
+    first, second = stores(database_url, 2)
+    assert first.claim_par(DAY, Difficulty.PEACEFUL, "first")
+    second.release_par(DAY, Difficulty.PEACEFUL, "second")  # not its claim: nothing happens
+    assert not second.claim_par(DAY, Difficulty.PEACEFUL, "second")
+    first.release_par(DAY, Difficulty.PEACEFUL, "first")  # its computation failed
+    assert second.claim_par(DAY, Difficulty.PEACEFUL, "second")
+    second.save_par(DAY, Difficulty.PEACEFUL, 400)
+    second.release_par(DAY, Difficulty.PEACEFUL, "second")  # a par once stored stays
+    assert first.daily_par(DAY, Difficulty.PEACEFUL) == 400
+
+
 def test_the_secret_is_made_once_for_every_worker(database_url: str) -> None:
     workers = stores(database_url, 6)
     barrier = threading.Barrier(len(workers))

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, case, delete, func, insert, literal, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -94,7 +95,7 @@ class BoardRow:
 @dataclass(frozen=True)
 class Standing:
     """A player's place on a daily leaderboard: rank (1 + the number of better scores) and
-    percentile (the share of players at or below the score, 0–100)."""
+    percentile (the share of players at or below the score, 1–100, rounded up)."""
 
     rank: int
     score: int
@@ -226,19 +227,32 @@ class Dailies:
             .order_by(r.c.score.desc(), r.c.finished_at.asc(), r.c.id.asc())
             .limit(limit)
         )
-        total = select(func.coalesce(func.sum(n.c.players), 0)).where(*counted)
         with self.db.transaction() as c:
-            records = c.execute(top).all()
-            count = int(c.scalar(total) or 0)
-            me = None
+            # the player's own score first, then the number of players and of better scores in
+            # one statement: on PostgreSQL each statement sees the database as it is when it
+            # starts, so read in this order the counts always include the player's game
+            mine = None
             if player_id is not None:
                 mine = c.execute(
                     select(r.c.score).where(r.c.player_id == player_id, *on_board)
                 ).first()
-                if mine is not None:
-                    better = int(c.scalar(total.where(n.c.score > mine.score)) or 0)
-                    percentile = round(100 * (count - better) / count)
-                    me = Standing(rank=better + 1, score=mine.score, percentile=percentile)
+            above = mine.score if mine is not None else None
+            better_sum = (
+                func.coalesce(func.sum(case((n.c.score > above, n.c.players), else_=0)), 0)
+                if above is not None
+                else literal(0)
+            )
+            counts = c.execute(
+                select(func.coalesce(func.sum(n.c.players), 0), better_sum).where(*counted)
+            ).one()
+            count, better = int(counts[0]), int(counts[1])
+            records = c.execute(top).all()
+            me = None
+            if mine is not None:
+                count = max(count, better + 1)  # (a count can only lag behind, never hide it)
+                # the share at or below, rounded up: a player who finished is never at 0 %
+                percentile = math.ceil(100 * (count - better) / count)
+                me = Standing(rank=better + 1, score=mine.score, percentile=percentile)
             par = self._par(c, day, difficulty) if me is not None else None
         rows: list[BoardRow] = []
         for i, rec in enumerate(records):
@@ -308,6 +322,18 @@ class Dailies:
                 .values(par_claimed_at=now, par_claimed_by=worker[:64])
             )
             return taken.rowcount == 1
+
+    def release_par(self, day: date, difficulty: Difficulty, worker: str) -> None:
+        """Give up ``worker``'s claim on a par it could not compute: the next to ask claims it."""
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                delete(dailies).where(
+                    dailies.c.day == day.isoformat(),
+                    dailies.c.difficulty == difficulty.value,
+                    dailies.c.par.is_(None),
+                    dailies.c.par_claimed_by == worker[:64],
+                )
+            )
 
     def save_par(self, day: date, difficulty: Difficulty, par: int) -> None:
         """Store a daily's par (once: a par already there stays)."""

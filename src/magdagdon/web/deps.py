@@ -19,7 +19,7 @@ from anyio import to_thread
 from fastapi import Depends, Request, Response
 
 from ..settings import Settings
-from ..store import DatabaseTimeout, GameRow, GameStatus, Store
+from ..store import DailyEnded, DatabaseTimeout, GameRow, GameStatus, Store
 from .errors import ApiError
 from .limits import Hit, RateLimits
 
@@ -164,6 +164,15 @@ async def limit_coach(request: Request, player: CurrentPlayer) -> None:
 KnownPlayer = Annotated[int | None, Depends(known_player)]
 
 
+async def limit_stats(request: Request, player: CurrentPlayer) -> None:
+    """Rate limits on statistics (all of a player's games are read), as on replays."""
+    await enforce(
+        request,
+        ("replays_per_player", str(player)),
+        ("replays_per_address", client_address(request)),
+    )
+
+
 async def limit_replays(request: Request, player: KnownPlayer) -> None:
     """Rate limits on replays (a finished game's whole log, to anyone)."""
     hits: list[Hit] = [] if player is None else [("replays_per_player", str(player))]
@@ -206,6 +215,8 @@ def finished_game(not_over: str, *, daily_owner: bool) -> Any:
                 except LookupError:
                     own = None
                 if own is not None and own.status is not GameStatus.OVER:
+                    if own.daily is not None and own.daily < day:
+                        raise DailyEnded(own)  # left unfinished: it never will be
                     raise ApiError(409, "game_not_over", not_over)
             row = store.finished_game(game_id)
             hidden = row.daily is not None and row.daily >= day

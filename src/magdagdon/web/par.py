@@ -27,9 +27,10 @@ from .deps import run_store
 
 log = logging.getLogger("magdagdon.par")
 
-RETRY_AFTER = 600.0
-"""Seconds before a worker asks again for a par it could not claim (a claim older than this
-with no par is taken over: its worker died)."""
+RETRY_AFTER = 660.0
+"""Seconds before a worker asks again for a par it could not claim: longer than a claim's
+``stale_after`` (10 minutes), after which a claim with no par is taken over (its worker died
+without releasing it)."""
 WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
@@ -48,10 +49,18 @@ async def compute_par(app: FastAPI, day: date, difficulty: Difficulty) -> int | 
     store: Store = app.state.store
     if not await run_store(store, lambda: store.claim_par(day, difficulty, WORKER)):
         return None
-    seed = await run_store(store, lambda: store.daily_seed(day, difficulty))
     started = time.perf_counter()
-    par = await to_thread.run_sync(play_par, difficulty, seed, limiter=app.state.coach_threads)
-    await run_store(store, lambda: store.save_par(day, difficulty, par))
+    try:
+        seed = await run_store(store, lambda: store.daily_seed(day, difficulty))
+        limiter = app.state.coach_threads
+        par = await to_thread.run_sync(play_par, difficulty, seed, limiter=limiter)
+        await run_store(store, lambda: store.save_par(day, difficulty, par))
+    except Exception:
+        # the claim goes (with this process's memory of asking), so the next request asks
+        # again; a process stopped meanwhile leaves its claim to go stale instead
+        app.state.par_asked.pop((day, difficulty), None)
+        await run_store(store, lambda: store.release_par(day, difficulty, WORKER))
+        raise
     took = time.perf_counter() - started
     log.info("par of daily %s %s: %d (%.1f s)", day, difficulty.value, par, took)
     return par

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Depends, Request
 
 from ...ai.coach import hint, review
 from ...engine import Phase
-from ...store import GameRow, GameStatus
+from ...store import DailyEnded, GameRow, GameStatus
 from ..caches import ReviewCache
-from ..deps import CurrentPlayer, StoreDep, finished_game, limit_coach, run_store
+from ..deps import CurrentPlayer, StoreDep, Today, finished_game, limit_coach, run_store
 from ..errors import ApiError
 from ..schemas import ErrorResponse, HintView, ReviewView, TurnReviewView
 
@@ -29,11 +29,14 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
     dependencies=[Depends(limit_coach)],
     responses={
         **_RESPONSES,
-        409: {"model": ErrorResponse, "description": "The game is over."},
+        409: {
+            "model": ErrorResponse,
+            "description": "The game is over, or it is a daily whose day is over (daily_ended).",
+        },
     },
 )
 async def game_hint(
-    request: Request, game_id: str, player: CurrentPlayer, store: StoreDep
+    request: Request, game_id: str, player: CurrentPlayer, store: StoreDep, today: Today
 ) -> HintView:
     """The best plan for the turn in progress, its expected final score and the next best
     plans with what each is expected to cost. The hint knows what the player sees, never the
@@ -42,6 +45,8 @@ async def game_hint(
     row = await run_store(store, lambda: store.get_game(game_id, player))
     if row.status is not GameStatus.ACTIVE or row.game.phase is Phase.OVER:
         raise ApiError(409, "game_over", "The game is over: there is nothing to hint.")
+    if row.daily is not None and row.daily < today:
+        raise DailyEnded(row)  # it can no longer be played: no hint for it either
     advice = await to_thread.run_sync(hint, row.game, limiter=_coach_threads(request))
     used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))
     return HintView(**advice.to_dict(), version=row.version, hints_used=used)

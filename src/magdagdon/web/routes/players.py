@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 
-from ..deps import CurrentPlayer, StoreDep, Today, run_store
+from ..deps import CurrentPlayer, StoreDep, Today, limit_stats, run_store
 from ..schemas import (
     DailyStatsView,
     DifficultyStatsView,
@@ -34,7 +34,12 @@ async def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> 
     return PlayerView(name=(await run_store(store, lambda: store.set_name(player, body.name))).name)
 
 
-@router.get("/me/stats", response_model=StatsView)
+@router.get(
+    "/me/stats",
+    response_model=StatsView,
+    dependencies=[Depends(limit_stats)],
+    responses={429: {"model": ErrorResponse, "description": "Too many requests: see Retry-After."}},
+)
 async def stats(player: CurrentPlayer, store: StoreDep, today: Today) -> StatsView:
     """Your games per difficulty (played, finished, mean, median, best, a histogram of the
     scores, the last 20 in order) and your daily streak."""
