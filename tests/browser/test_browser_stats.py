@@ -56,7 +56,7 @@ def test_statistics_sheet(browser: Any, live_server: str) -> None:
             strict=True,
         )
     )
-    assert numbers["Finished"] == "2" and numbers["Best"] == str(max(scores))
+    assert numbers["Finished"] == "2" and numbers["Best"] == str(max(scores)).replace("-", "−")
     assert numbers["Mean"] == f"{sum(scores) / 2:.1f}".replace("-", "−")
     histogram, trend = sheet.locator("svg.chart").all()
     assert histogram.get_attribute("role") == "img"
