@@ -276,4 +276,3 @@ def test_the_par_is_the_strong_players_score_shown_after_finishing(
     seed = app.state.store.daily_seed(date.fromisoformat(DAY), Difficulty.PEACEFUL)
     assert par == play_par(Difficulty.PEACEFUL, seed)
     assert a.get(f"/api/games/{over['id']}").json()["par"] == par
-    assert par > 150  # the strong player, not a placeholder
