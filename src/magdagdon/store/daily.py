@@ -22,7 +22,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from sqlalchemy import Connection, case, delete, func, insert, literal, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    case,
+    delete,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -61,6 +71,11 @@ def count_daily_score(c: Connection, day: str, difficulty: str, score: int) -> N
             set_={"players": daily_scores.c.players + 1},
         )
     )
+
+
+def _daily_key(day: date, difficulty: Difficulty) -> tuple[ColumnElement[bool], ...]:
+    """The ``dailies`` row of a daily."""
+    return (dailies.c.day == day.isoformat(), dailies.c.difficulty == difficulty.value)
 
 
 def daily_number(day: date) -> int:
@@ -118,7 +133,7 @@ class Dailies:
     db: Database
     _secret: bytes | None
     _row: Callable[..., GameRow]
-    _insert_game: Callable[..., None]
+    _insert_game: Callable[..., GameRow]
 
     # --- the dice ---------------------------------------------------------------------
 
@@ -166,10 +181,9 @@ class Dailies:
             game_id = secrets.token_hex(12)
             try:
                 with self.db.transaction(write=True) as c:
-                    self._insert_game(c, game_id, player_id, game, now, chosen=False, daily=day)
-                row = GameRow(
-                    game_id, player_id, difficulty, 0, GameStatus.ACTIVE, 0, now, None, game, day
-                )
+                    row = self._insert_game(
+                        c, game_id, player_id, game, now, chosen=False, daily=day
+                    )
                 return row, True
             except IntegrityError:  # the same player started it at the same moment
                 found = self._daily_game(player_id, day, difficulty)
@@ -280,11 +294,7 @@ class Dailies:
 
     @staticmethod
     def _par(c: Connection, day: date, difficulty: Difficulty) -> int | None:
-        par: int | None = c.scalar(
-            select(dailies.c.par).where(
-                dailies.c.day == day.isoformat(), dailies.c.difficulty == difficulty.value
-            )
-        )
+        par: int | None = c.scalar(select(dailies.c.par).where(*_daily_key(day, difficulty)))
         return par
 
     def claim_par(
@@ -300,7 +310,6 @@ class Dailies:
         number of workers asking at once; later, True again only when the par is still
         missing and the claim is older than ``stale_after`` (its worker died)."""
         now = now or utcnow()
-        key = (dailies.c.day == day.isoformat(), dailies.c.difficulty == difficulty.value)
         try:
             with self.db.transaction(write=True) as c:
                 c.execute(
@@ -318,7 +327,11 @@ class Dailies:
         with self.db.transaction(write=True) as c:
             taken = c.execute(
                 update(dailies)
-                .where(*key, dailies.c.par.is_(None), dailies.c.par_claimed_at < now - stale_after)
+                .where(
+                    *_daily_key(day, difficulty),
+                    dailies.c.par.is_(None),
+                    dailies.c.par_claimed_at < now - stale_after,
+                )
                 .values(par_claimed_at=now, par_claimed_by=worker[:64])
             )
             return taken.rowcount == 1
@@ -328,8 +341,7 @@ class Dailies:
         with self.db.transaction(write=True) as c:
             c.execute(
                 delete(dailies).where(
-                    dailies.c.day == day.isoformat(),
-                    dailies.c.difficulty == difficulty.value,
+                    *_daily_key(day, difficulty),
                     dailies.c.par.is_(None),
                     dailies.c.par_claimed_by == worker[:64],
                 )
@@ -340,10 +352,6 @@ class Dailies:
         with self.db.transaction(write=True) as c:
             c.execute(
                 update(dailies)
-                .where(
-                    dailies.c.day == day.isoformat(),
-                    dailies.c.difficulty == difficulty.value,
-                    dailies.c.par.is_(None),
-                )
+                .where(*_daily_key(day, difficulty), dailies.c.par.is_(None))
                 .values(par=par)
             )

@@ -97,8 +97,7 @@ class Games:
                 )
                 if abandoned.rowcount != 1:  # an action landed meanwhile: look again
                     raise _Raced
-            self._insert_game(c, game_id, player_id, game, now, chosen=seed is not None)
-        return GameRow(game_id, player_id, difficulty, 0, GameStatus.ACTIVE, 0, now, None, game)
+            return self._insert_game(c, game_id, player_id, game, now, chosen=seed is not None)
 
     @staticmethod
     def _insert_game(
@@ -110,8 +109,8 @@ class Games:
         *,
         chosen: bool,
         daily: date | None = None,
-    ) -> None:
-        """Store a new game (the caller's transaction)."""
+    ) -> GameRow:
+        """Store a new game (the caller's transaction); the row as stored."""
         c.execute(
             insert(games).values(
                 id=game_id,
@@ -131,6 +130,10 @@ class Games:
                 updated_at=now,
                 daily=daily.isoformat() if daily else None,
             )
+        )
+        status, hints = GameStatus.ACTIVE, 0
+        return GameRow(
+            game_id, player_id, game.difficulty, 0, status, hints, now, None, game, daily
         )
 
     def get_game(self, game_id: str, player_id: int) -> GameRow:

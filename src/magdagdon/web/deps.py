@@ -164,17 +164,9 @@ async def limit_coach(request: Request, player: CurrentPlayer) -> None:
 KnownPlayer = Annotated[int | None, Depends(known_player)]
 
 
-async def limit_stats(request: Request, player: CurrentPlayer) -> None:
-    """Rate limits on statistics (all of a player's games are read), as on replays."""
-    await enforce(
-        request,
-        ("replays_per_player", str(player)),
-        ("replays_per_address", client_address(request)),
-    )
-
-
 async def limit_replays(request: Request, player: KnownPlayer) -> None:
-    """Rate limits on replays (a finished game's whole log, to anyone)."""
+    """Rate limits on replays (a finished game's whole log, to anyone), and on statistics
+    (all of a player's games are read)."""
     hits: list[Hit] = [] if player is None else [("replays_per_player", str(player))]
     await enforce(request, *hits, ("replays_per_address", client_address(request)))
 

@@ -60,9 +60,7 @@ def replay_frames(row: GameRow) -> list[FrameView]:
                         changed=[die],
                         cell=cell,
                         value=value,
-                        score=game.score().total
-                        if last
-                        else score_board(board).with_power_penalty(game.power_penalty).total,
+                        score=score_board(board).with_power_penalty(game.power_penalty).total,
                         phase=game.phase if last else Phase.PLACE,
                     )
                 )

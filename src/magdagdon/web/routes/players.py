@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends
 
-from ..deps import CurrentPlayer, StoreDep, Today, limit_stats, run_store
+from ..deps import CurrentPlayer, StoreDep, Today, limit_replays, run_store
 from ..schemas import (
     DailyStatsView,
     DifficultyStatsView,
@@ -37,7 +37,7 @@ async def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> 
 @router.get(
     "/me/stats",
     response_model=StatsView,
-    dependencies=[Depends(limit_stats)],
+    dependencies=[Depends(limit_replays)],
     responses={429: {"model": ErrorResponse, "description": "Too many requests: see Retry-After."}},
 )
 async def stats(player: CurrentPlayer, store: StoreDep, today: Today) -> StatsView:
