@@ -35,27 +35,27 @@ export function replayLink(gameId, text, attrs = {}, ...children) {
   return el("a", { class: "button", href: `/replay/${encodeURIComponent(gameId)}`, "data-replay-link": gameId, text, ...attrs }, ...children);
 }
 
+// svg("path", {d: "…", fill: "none"}, child, …): an SVG element, every attribute set as one,
+// children (elements, or strings as text) appended; the one way the client draws its pictures.
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
 // The high scores' two small icons: a play triangle (the replay; a glyph like ▶ may be drawn
 // as a coloured emoji) and a magnifying glass (the review), so that they are told apart.
 function smallIcon(d, filled) {
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "18");
-  svg.setAttribute("height", "18");
-  svg.setAttribute("aria-hidden", "true");
-  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-  path.setAttribute("d", d);
-  path.setAttribute("fill", filled ? "currentColor" : "none");
-  path.setAttribute("stroke", "currentColor");
-  path.setAttribute("stroke-width", filled ? "1" : "2.4");
-  path.setAttribute("stroke-linecap", "round");
-  path.setAttribute("stroke-linejoin", "round");
-  svg.append(path);
-  return svg;
+  return svg("svg", { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true" },
+    svg("path", {
+      d, fill: filled ? "currentColor" : "none", stroke: "currentColor", "stroke-width": filled ? 1 : 2.4,
+      "stroke-linecap": "round", "stroke-linejoin": "round",
+    }));
 }
 
-export function withIcon(node, svg) {
-  node.append(svg);
+export function withIcon(node, icon) {
+  node.append(icon);
   return node;
 }
 

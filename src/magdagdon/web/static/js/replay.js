@@ -5,12 +5,11 @@
 // steps through them with buttons, a slider, autoplay and keys.
 
 import { ApiError } from "./api.js";
-import { el, replayAnimation } from "./dom.js";
+import { el, replayAnimation, svg } from "./dom.js";
 import { translatePage } from "./i18n.js";
-import { DIFFICULTY_NAMES, dieFace, ruinIcon } from "./view.js";
+import { DIFFICULTY_NAMES, dieFace, rowCol, ruinIcon, squareAt } from "./view.js";
 
 const STEP_MS = 800; // autoplay: a frame every 0.8 s
-const SVG = "http://www.w3.org/2000/svg";
 // the step buttons' icons: a bar and a triangle each way
 const ICONS = {
   first: ["M6 5v14", "M18 5L8 12l10 7z"],
@@ -20,22 +19,11 @@ const ICONS = {
 };
 
 function icon(name) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "22");
-  svg.setAttribute("height", "22");
-  svg.setAttribute("aria-hidden", "true");
-  for (const d of ICONS[name]) {
-    const path = document.createElementNS(SVG, "path");
-    path.setAttribute("d", d);
-    path.setAttribute("stroke", "currentColor");
-    path.setAttribute("stroke-width", "2.2");
-    path.setAttribute("stroke-linejoin", "round");
-    path.setAttribute("stroke-linecap", "round");
-    path.setAttribute("fill", d.endsWith("z") ? "currentColor" : "none");
-    svg.append(path);
-  }
-  return svg;
+  return svg("svg", { viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true" },
+    ...ICONS[name].map((d) => svg("path", {
+      d, stroke: "currentColor", "stroke-width": 2.2, "stroke-linejoin": "round", "stroke-linecap": "round",
+      fill: d.endsWith("z") ? "currentColor" : "none",
+    })));
 }
 
 // Called by app.js instead of the game when the page's address is /replay/{game_id}.
@@ -220,21 +208,20 @@ class ReplayViewer {
     const t = this.t;
     const f = this.data.frames[i];
     const before = i > 0 ? this.data.frames[i - 1].dice : [];
-    const at = (cell) => ({ row: Math.floor(cell / 4) + 1, col: (cell % 4) + 1 });
     switch (f.kind) {
       case "start": return t("replay_start");
       case "roll": {
         const rolled = t("review_turn", { n: f.turn, roll: f.dice.join("\u00a0") }); // a roll never split over two lines
         return f.magdagdon ? `${rolled}. ${t("announce_magdagdon")}` : rolled;
       }
-      case "place": return t("replay_place", { value: f.value ?? f.dice[f.changed[0]], ...at(f.cell) });
+      case "place": return t("replay_place", { value: f.value ?? f.dice[f.changed[0]], ...rowCol(f.cell) });
       case "adjust": {
         const die = f.changed[0];
         const up = before.length && f.dice[die] > before[die];
         return t("replay_power", { what: t(up ? "hint_increase" : "hint_decrease", { n: die + 1 }) });
       }
       case "reroll": return t("replay_power", { what: t("reroll_dice", { dice: f.changed.map((d) => d + 1).join(", ") }) });
-      case "ruin": return t("replay_ruin", at(f.cell));
+      case "ruin": return t("replay_ruin", rowCol(f.cell));
       case "end": return t("replay_end", { score: t.number(f.score) });
       default: return "";
     }
@@ -267,7 +254,7 @@ class ReplayViewer {
       if (kind === "ruin") what = t("square_ruin");
       else if (kind === "staged") what = t("replay_square_this_turn", { n: ch });
       else if (kind === "number") what = t("square_number", { n: ch });
-      const where = t("square_at", { row: Math.floor(n / 4) + 1, col: (n % 4) + 1 });
+      const where = squareAt(t, n);
       sq.setAttribute("aria-label", [where, what, fresh ? t("replay_square_new") : ""].filter(Boolean).join(", "));
     });
     // the turn's dice: those this step changed marked, those placed faded as in the game

@@ -4,7 +4,7 @@
 import { dailyOver, shareNote } from "./daily.js";
 import { button, el, playIcon, replayLink, reviewIcon, withIcon } from "./dom.js";
 import { nameForm } from "./name.js";
-import { DIFFICULTY_NAMES, bonusText, describePlan } from "./view.js";
+import { DIFFICULTY_NAMES, bonusText, describePlan, squareAt } from "./view.js";
 
 
 // onDaily: a daily is shown, so the menu offers the way back to the player's own game
@@ -139,7 +139,7 @@ function miniBoard(t, label, before, after) {
   const added = [];
   const cells = [...a].map((ch, i) => {
     const fresh = b[i] === "." && ch !== ".";
-    if (fresh) added.push(`${ch === "X" ? t("square_ruin") : ch} ${t("square_at", { row: Math.floor(i / 4) + 1, col: (i % 4) + 1 })}`);
+    if (fresh) added.push(`${ch === "X" ? t("square_ruin") : ch} ${squareAt(t, i)}`);
     return el("span", { class: `mini-cell${fresh ? " fresh" : ""}${ch === "X" ? " ruin" : ""}`, text: ch === "." ? "" : ch === "X" ? "✕" : ch });
   });
   return el("figure", { class: "mini" },

@@ -2,17 +2,8 @@
 // histogram of the scores and the last scores as a trend (small SVG drawings in the page's
 // colours, each named for screen readers and repeated as a table), and the daily streak.
 
-import { button, el } from "./dom.js";
+import { button, el, svg } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svgEl(tag, attrs = {}, text = null) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 // A bin's scores in words: "200–249" (the server's "to" is exclusive)
 function binText(t, bin) {
@@ -27,35 +18,35 @@ const PAD = { top: 16, bottom: 30, left: 6, right: 6 };
 // Bars of the histogram, the count above each bar and the bins' edges below them (a bar of
 // 95–99 stands between the marks 95 and 100).
 export function histogram(t, bins, label) {
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, focusable: "false" });
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, focusable: "false" });
   const max = Math.max(1, ...bins.map((b) => b.count));
   const room = W - PAD.left - PAD.right;
   const width = Math.min(48, room / bins.length); // a few bins stay bars, not slabs
   const start = PAD.left + (room - width * bins.length) / 2;
   const every = Math.ceil(bins.length / 6); // at most six labels under the bars
-  svg.append(svgEl("line", { x1: PAD.left, x2: W - PAD.right, y1: H - PAD.bottom, y2: H - PAD.bottom, class: "axis" }));
+  chart.append(svg("line", { x1: PAD.left, x2: W - PAD.right, y1: H - PAD.bottom, y2: H - PAD.bottom, class: "axis" }));
   bins.forEach((bin, i) => {
     const h = ((H - PAD.top - PAD.bottom) * bin.count) / max;
     const x = start + i * width;
     if (bin.count) {
-      svg.append(svgEl("rect", { x: x + 1.5, y: H - PAD.bottom - h, width: Math.max(1, width - 3), height: h, rx: 2, class: "bar" }));
-      svg.append(svgEl("text", { x: x + width / 2, y: H - PAD.bottom - h - 3, "text-anchor": "middle", class: "chart-count" }, String(bin.count)));
+      chart.append(svg("rect", { x: x + 1.5, y: H - PAD.bottom - h, width: Math.max(1, width - 3), height: h, rx: 2, class: "bar" }));
+      chart.append(svg("text", { x: x + width / 2, y: H - PAD.bottom - h - 3, "text-anchor": "middle", class: "chart-count" }, String(bin.count)));
     }
     if (i % every === 0) edge(x, bin.from);
   });
   const last = bins[bins.length - 1];
   if (bins.length % every === 0) edge(start + bins.length * width, last.to);
-  return svg;
+  return chart;
 
   function edge(x, value) {
-    svg.append(svgEl("line", { x1: x, x2: x, y1: H - PAD.bottom, y2: H - PAD.bottom + 4, class: "axis" }));
-    svg.append(svgEl("text", { x, y: H - PAD.bottom + 16, "text-anchor": "middle", class: "chart-label" }, t.number(value)));
+    chart.append(svg("line", { x1: x, x2: x, y1: H - PAD.bottom, y2: H - PAD.bottom + 4, class: "axis" }));
+    chart.append(svg("text", { x, y: H - PAD.bottom + 16, "text-anchor": "middle", class: "chart-label" }, t.number(value)));
   }
 }
 
 // The last scores, oldest first, as a line with a dot per game; the lowest and highest named.
 export function trend(t, scores, label) {
-  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, focusable: "false" });
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": label, focusable: "false" });
   const low = Math.min(...scores);
   const high = Math.max(...scores);
   const span = Math.max(1, high - low);
@@ -64,13 +55,13 @@ export function trend(t, scores, label) {
   // all the scores alike (one game, say): one level, in the middle, its line and label with it
   const y = (s) => (high === low ? (H - PAD.bottom + PAD.top) / 2 : PAD.top + ((H - PAD.top - PAD.bottom) * (high - s)) / span);
   const points = scores.map((s, i) => [left + 6 + i * step, y(s)]);
-  svg.append(svgEl("line", { x1: left, x2: W - PAD.right, y1: y(high), y2: y(high), class: "grid" }));
-  if (high !== low) svg.append(svgEl("line", { x1: left, x2: W - PAD.right, y1: y(low), y2: y(low), class: "grid" }));
-  svg.append(svgEl("text", { x: left - 4, y: y(high) + 4, "text-anchor": "end", class: "chart-label" }, t.number(high)));
-  if (high !== low) svg.append(svgEl("text", { x: left - 4, y: y(low) + 4, "text-anchor": "end", class: "chart-label" }, t.number(low)));
-  if (points.length > 1) svg.append(svgEl("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "trend-line" }));
-  for (const [cx, cy] of points) svg.append(svgEl("circle", { cx, cy, r: 3.5, class: "dot" }));
-  return svg;
+  chart.append(svg("line", { x1: left, x2: W - PAD.right, y1: y(high), y2: y(high), class: "grid" }));
+  if (high !== low) chart.append(svg("line", { x1: left, x2: W - PAD.right, y1: y(low), y2: y(low), class: "grid" }));
+  chart.append(svg("text", { x: left - 4, y: y(high) + 4, "text-anchor": "end", class: "chart-label" }, t.number(high)));
+  if (high !== low) chart.append(svg("text", { x: left - 4, y: y(low) + 4, "text-anchor": "end", class: "chart-label" }, t.number(low)));
+  if (points.length > 1) chart.append(svg("polyline", { points: points.map((p) => p.join(",")).join(" "), class: "trend-line" }));
+  for (const [cx, cy] of points) chart.append(svg("circle", { cx, cy, r: 3.5, class: "dot" }));
+  return chart;
 }
 
 function numbers(pairs) {

@@ -1,7 +1,7 @@
 // The renderer: render(state) draws the server's game view and the UI selection. It changes
 // no state and holds no rules: what is legal, enabled and scored all comes from the view.
 
-import { button, el, replayAnimation } from "./dom.js";
+import { button, el, replayAnimation, svg } from "./dom.js";
 
 const PIPS = {
   1: [[50, 50]],
@@ -11,40 +11,23 @@ const PIPS = {
   5: [[28, 28], [72, 28], [50, 50], [28, 72], [72, 72]],
   6: [[28, 28], [72, 28], [28, 50], [72, 50], [28, 72], [72, 72]],
 };
-const SVG = "http://www.w3.org/2000/svg";
-
 export function dieFace(value) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 100 100");
-  svg.setAttribute("class", "die-face");
-  svg.setAttribute("aria-hidden", "true");
-  const rect = document.createElementNS(SVG, "rect");
-  for (const [k, v] of [["x", 4], ["y", 4], ["width", 92], ["height", 92], ["rx", 18]]) rect.setAttribute(k, v);
-  svg.append(rect);
-  for (const [cx, cy] of PIPS[value] || []) {
-    const pip = document.createElementNS(SVG, "circle");
-    pip.setAttribute("cx", cx);
-    pip.setAttribute("cy", cy);
-    pip.setAttribute("r", 9);
-    svg.append(pip);
-  }
-  return svg;
+  return svg("svg", { viewBox: "0 0 100 100", class: "die-face", "aria-hidden": "true" },
+    svg("rect", { x: 4, y: 4, width: 92, height: 92, rx: 18 }),
+    ...(PIPS[value] || []).map(([cx, cy]) => svg("circle", { cx, cy, r: 9 })));
 }
 
 export function ruinIcon() {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "55%");
-  svg.setAttribute("aria-hidden", "true");
-  const path = document.createElementNS(SVG, "path");
-  path.setAttribute("d", "M4 20h16M6 20V9l3-3 2 3-2 4 3 3-1 4M14 20l1-5 3-2v7");
-  path.setAttribute("fill", "none");
-  path.setAttribute("stroke", "currentColor");
-  path.setAttribute("stroke-width", "1.8");
-  path.setAttribute("stroke-linejoin", "round");
-  svg.append(path);
-  return svg;
+  return svg("svg", { viewBox: "0 0 24 24", width: "55%", "aria-hidden": "true" },
+    svg("path", {
+      d: "M4 20h16M6 20V9l3-3 2 3-2 4 3 3-1 4M14 20l1-5 3-2v7", fill: "none", stroke: "currentColor",
+      "stroke-width": 1.8, "stroke-linejoin": "round",
+    }));
 }
+
+// A square's row and column as people count them (1–4), and the words for where it is.
+export const rowCol = (square) => ({ row: Math.floor(square / 4) + 1, col: (square % 4) + 1 });
+export const squareAt = (t, square) => t("square_at", rowCol(square));
 
 export const DIFFICULTY_NAMES = { peaceful: "PEACEFUL", survival: "SURVIVAL", nightmare: "NIGHTMARE" };
 
@@ -55,7 +38,7 @@ export function bonusText(t, line) {
 // A plan (actions of the API) in words; the values staged come from the board the plan leaves.
 export function describePlan(t, hint, game) {
   const board = (hint.board || "").replaceAll("/", "");
-  const where = (sq) => t("square_at", { row: Math.floor(sq / 4) + 1, col: (sq % 4) + 1 });
+  const where = (sq) => squareAt(t, sq);
   const parts = [];
   const staged = [];
   for (const a of hint.plan) {
@@ -181,7 +164,7 @@ export class View {
         else if (kind !== "empty") sq.append(dieFace(Number(ch)));
         else if (hinted) sq.append(dieFace(Number(hinted)));
       }
-      const where = t("square_at", { row: Math.floor(i / 4) + 1, col: (i % 4) + 1 });
+      const where = squareAt(t, i);
       let what = t("square_empty");
       if (kind === "ruin") what = t("square_ruin");
       else if (kind === "number") what = t("square_number", { n: ch });
