@@ -9,7 +9,7 @@ from itertools import pairwise
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 
-from magdagdon.engine import EMPTY, RUIN, Game
+from magdagdon.engine import EMPTY, RUIN, Board, Game, score_board
 from magdagdon.store import GameRow, GameStatus
 from magdagdon.web.frames import replay_frames
 
@@ -56,6 +56,10 @@ def test_frames_tell_the_whole_game_and_nothing_else(game: Game) -> None:
         if frame.kind in ("adjust", "reroll"):
             assert frame.powers_used == before.powers_used + 1
         assert frame.turn >= before.turn
+    for frame in frames:  # each line's sum and bonus are its board's
+        lines = score_board(Board.parse(frame.board))
+        assert [r.model_dump() for r in frame.rows] == [r.to_dict() for r in lines.rows]
+        assert [c.model_dump() for c in frame.columns] == [c.to_dict() for c in lines.columns]
 
 
 def test_a_finished_game_is_watchable_by_anyone_with_the_link(client: TestClient) -> None:

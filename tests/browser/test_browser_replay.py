@@ -148,6 +148,13 @@ def test_another_player_watches_from_the_first_frame_to_the_final_score(
         assert page.locator("#replay-score").inner_text() == final
         assert caption(page) == words(language, "replay_end", score=final)
         assert page.locator(".square svg").count() == 16  # the full board
+        final_lines = finished.view["final_score"]  # each line's sum and bonus, as the game's
+        for kind, key in (("row", "rows"), ("col", "columns")):
+            shown = page.locator(f".replay-board .sum.{kind} .num").all_inner_texts()
+            assert shown == [str(line["sum"]) for line in final_lines[key]]
+        lines = final_lines["rows"] + final_lines["columns"]
+        bonuses = sum(1 for line in lines if line["bonus"])
+        assert bonuses and page.locator(".replay-board .sum .badge").count() == bonuses
         screenshot(page, f"replay-{language}-dark-{viewport['width']}x{viewport['height']}-end")
         assert not errors, errors
     finally:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Game, Phase, score_board
+from ..engine import Game, Phase, ScoreBreakdown, score_board
 from ..store import GameRow
 from .schemas import FrameView
 
@@ -19,7 +19,9 @@ def replay_frames(row: GameRow) -> list[FrameView]:
     game = Game.new(row.difficulty, seed=row.seed)
     magdagdon = False
 
-    def frame(kind: str, **fields: Any) -> FrameView:
+    def frame(kind: str, score: ScoreBreakdown | None = None, **fields: Any) -> FrameView:
+        if score is None:
+            score = game.score()
         values = {
             "kind": kind,
             "turn": game.turns + (0 if game.phase is Phase.ROLL or kind == "end" else 1),
@@ -28,7 +30,9 @@ def replay_frames(row: GameRow) -> list[FrameView]:
             "changed": [],
             "cell": None,
             "value": None,
-            "score": game.score().total,
+            "score": score.total,
+            "rows": [line.to_dict() for line in score.rows],
+            "columns": [line.to_dict() for line in score.columns],
             "powers_used": game.powers_used,
             "phase": game.phase,
             "magdagdon": magdagdon,
@@ -60,7 +64,7 @@ def replay_frames(row: GameRow) -> list[FrameView]:
                         changed=[die],
                         cell=cell,
                         value=value,
-                        score=score_board(board).with_power_penalty(game.power_penalty).total,
+                        score=score_board(board).with_power_penalty(game.power_penalty),
                         phase=game.phase if last else Phase.PLACE,
                     )
                 )

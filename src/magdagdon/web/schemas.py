@@ -361,6 +361,8 @@ class FrameView(BaseModel):
     cell: int | None = Field(description="The square a die was placed on, or the RUIN's.")
     value: int | None = Field(description="The value placed on `cell`.")
     score: int = Field(description="The running total, penalties included.")
+    rows: list[LineView] = Field(description="Each row's sum and bonus on `board`.")
+    columns: list[LineView] = Field(description="Each column's sum and bonus on `board`.")
     powers_used: int
     phase: Phase
     magdagdon: bool = Field(description="This turn's roll was a MAGDAGDON.")

@@ -7,7 +7,7 @@
 import { ApiError } from "./api.js";
 import { el, replayAnimation, svg } from "./dom.js";
 import { translatePage } from "./i18n.js";
-import { DIFFICULTY_NAMES, dieFace, rowCol, ruinIcon, squareAt } from "./view.js";
+import { DIFFICULTY_NAMES, dieFace, lineSum, rowCol, ruinIcon, squareAt } from "./view.js";
 
 const STEP_MS = 800; // autoplay: a frame every 0.8 s
 // the step buttons' icons: a bar and a triangle each way
@@ -118,7 +118,11 @@ class ReplayViewer {
     const who = [data.name || t("anonymous"), DIFFICULTY_NAMES[data.difficulty] || data.difficulty];
     if (data.daily) who.push(t("replay_daily", { number: data.daily.number }));
     const stat = (key, id) => el("span", {}, el("span", { text: `${t(key)} ` }), el("strong", { id, class: "num" }));
+    // the board as the game lays it out: each row's squares and its sum, then the columns' sums
     this.squares = Array.from({ length: 16 }, () => el("div", { class: "square", role: "img" }));
+    this.rowSums = Array.from({ length: 4 }, () => el("div", { class: "sum row" }));
+    this.colSums = Array.from({ length: 4 }, () => el("div", { class: "sum col" }));
+    const rows = this.rowSums.flatMap((sum, r) => [...this.squares.slice(4 * r, 4 * r + 4), sum]);
     this.dice = Array.from({ length: 4 }, () => el("div", { class: "die", role: "img" }));
     this.tray = el("div", { class: "tray", role: "group", "aria-label": t("tray") });
     this.caption = el("p", { id: "replay-caption", class: "replay-caption", "aria-live": "polite" });
@@ -145,7 +149,7 @@ class ReplayViewer {
       el("p", { class: "status" }, stat("score", "replay-score"), stat("turn", "replay-turn"), stat("powers", "replay-powers")),
       el("div", { class: "replay-play" },
         el("section", { class: "board-area", "aria-label": t("board") },
-          el("div", { class: "board replay-board" }, ...this.squares)),
+          el("div", { class: "board replay-board" }, ...rows, ...this.colSums, el("div"))),
         el("section", { class: "replay-turn" },
           this.tray,
           this.caption,
@@ -257,6 +261,8 @@ class ReplayViewer {
       const where = squareAt(t, n);
       sq.setAttribute("aria-label", [where, what, fresh ? t("replay_square_new") : ""].filter(Boolean).join(", "));
     });
+    f.rows.forEach((line, r) => lineSum(this.rowSums[r], line, null, t, t("row_sum", { n: r + 1 }), motion));
+    f.columns.forEach((line, c) => lineSum(this.colSums[c], line, null, t, t("column_sum", { n: c + 1 }), motion));
     // the turn's dice: those this step changed marked, those placed faded as in the game
     const shown = this.dice.slice(0, f.dice.length);
     if (this.tray.children.length !== shown.length) this.tray.replaceChildren(...shown);

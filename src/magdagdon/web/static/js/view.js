@@ -35,6 +35,29 @@ export function bonusText(t, line) {
   return line.bonus ? `${t(`bonus_${line.bonus}`)} +${line.bonus_points}` : "";
 }
 
+// A line's sum into its node beside the board: the sum, its bonus once complete, or (faint) the
+// best bonus it can still make (`prospect`, from the game view; null for none). A bonus that
+// arrives glows, unless `glow` is false (a replay stepping back).
+export function lineSum(node, line, prospect, t, label, glow = true) {
+  const badge = bonusText(t, line);
+  const maybe = !badge && prospect ? t("prospect", { bonus: t(`bonus_${prospect.bonus}`), points: prospect.points }) : "";
+  const key = `${line.sum}|${badge}|${maybe}|${t.language}`; // the label is in the language too
+  if (node.dataset.key === key) return;
+  const completedNow = badge && node.dataset.key !== undefined && !node.dataset.key.split("|")[1];
+  node.dataset.key = key;
+  node.replaceChildren(el("span", { class: "num", text: String(line.sum) }));
+  if (badge) {
+    node.append(el("span", { class: "badge" },
+      el("span", { text: t(`bonus_${line.bonus}`) }), el("span", { text: `+${line.bonus_points}` })));
+  } else if (prospect) {
+    node.append(el("span", { class: "badge prospect", "aria-hidden": "true" },
+      el("span", { text: t(`bonus_${prospect.bonus}`) }), el("span", { text: `+${prospect.points}?` })));
+  }
+  node.setAttribute("aria-label", `${label}: ${line.sum}${badge ? `, ${badge}` : ""}${maybe ? `, ${maybe}` : ""}`);
+  node.setAttribute("role", "note");
+  if (completedNow && glow) replayAnimation(node, "line-done");
+}
+
 // A plan (actions of the API) in words; the values staged come from the board the plan leaves.
 export function describePlan(t, hint, game) {
   const board = (hint.board || "").replaceAll("/", "");
@@ -177,29 +200,8 @@ export class View {
       sq.tabIndex = i === ui.focus ? 0 : -1;
     });
     const prospects = game.prospects || [];
-    game.score.rows.forEach((line, r) => this.renderSum(this.rowSums[r], line, prospects[r], t, t("row_sum", { n: r + 1 })));
-    game.score.columns.forEach((line, c) => this.renderSum(this.colSums[c], line, prospects[4 + c], t, t("column_sum", { n: c + 1 })));
-  }
-
-  // A line's sum, its bonus once complete, or (faint) the best bonus it can still make.
-  renderSum(node, line, prospect, t, label) {
-    const badge = bonusText(t, line);
-    const maybe = !badge && prospect ? t("prospect", { bonus: t(`bonus_${prospect.bonus}`), points: prospect.points }) : "";
-    const key = `${line.sum}|${badge}|${maybe}|${t.language}`; // the label is in the language too
-    if (node.dataset.key === key) return;
-    const completedNow = badge && node.dataset.key !== undefined && !node.dataset.key.split("|")[1];
-    node.dataset.key = key;
-    node.replaceChildren(el("span", { class: "num", text: String(line.sum) }));
-    if (badge) {
-      node.append(el("span", { class: "badge" },
-        el("span", { text: t(`bonus_${line.bonus}`) }), el("span", { text: `+${line.bonus_points}` })));
-    } else if (prospect) {
-      node.append(el("span", { class: "badge prospect", "aria-hidden": "true" },
-        el("span", { text: t(`bonus_${prospect.bonus}`) }), el("span", { text: `+${prospect.points}?` })));
-    }
-    node.setAttribute("aria-label", `${label}: ${line.sum}${badge ? `, ${badge}` : ""}${maybe ? `, ${maybe}` : ""}`);
-    node.setAttribute("role", "note");
-    if (completedNow) replayAnimation(node, "line-done");
+    game.score.rows.forEach((line, r) => lineSum(this.rowSums[r], line, prospects[r], t, t("row_sum", { n: r + 1 })));
+    game.score.columns.forEach((line, c) => lineSum(this.colSums[c], line, prospects[4 + c], t, t("column_sum", { n: c + 1 })));
   }
 
   renderTurn({ game, ui, t }) {
