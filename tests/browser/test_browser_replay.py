@@ -303,7 +303,7 @@ def test_every_frame_fits_a_360_px_phone(
     browser: Any, live_server: str, finished: Finished, language: str
 ) -> None:
     """The longest words (Estonian, Swedish) on the narrowest phone: no frame pushes the page
-    sideways (SPELA UPP once did)."""
+    sideways (SPELA UPP once did) or the controls off the screen, and the board stays put."""
     context, page, errors = watch(
         browser,
         live_server,
@@ -314,10 +314,15 @@ def test_every_frame_fits_a_360_px_phone(
     try:
         last = int(page.locator("#replay-slider").get_attribute("max") or 0)
         fits(page, 360)
+        board = page.locator(".replay-board").bounding_box()
         shot = False
         for _ in range(last):
             page.keyboard.press("ArrowRight")
             assert page.evaluate("document.documentElement.scrollWidth") <= 360, caption(page)
+            # the controls on the screen, the board still (a bonus arriving moves nothing)
+            controls = page.locator(".replay-controls").bounding_box()
+            assert controls and controls["y"] + controls["height"] <= 740, caption(page)
+            assert page.locator(".replay-board").bounding_box() == board, caption(page)
             if not shot and "MAGDAGDON" in caption(page):
                 screenshot(page, f"replay-{language}-magdagdon-360x740")
                 shot = True
@@ -351,10 +356,20 @@ def test_a_daily_is_watched_by_others_once_its_day_ended(browser: Any, live_serv
         mine.close()
     header = {"X-Magdagdon-Test-Date": day}
     context, page, errors = watch(
-        browser, live_server, game_id, locale="et-EE", extra_http_headers=header
+        browser,
+        live_server,
+        game_id,
+        locale="et-EE",
+        extra_http_headers=header,
+        viewport={"width": 360, "height": 740},
     )
-    try:  # another player, the same day
+    try:  # another player, the same day: the way to today's dailies, its words whole
         assert page.locator(".replay-error").inner_text() == words("et", "replay_not_over")
+        onward = page.locator(".replay a.button.primary")
+        assert onward.inner_text() == words("et", "replay_play_daily")
+        assert onward.evaluate("n => n.scrollWidth <= n.clientWidth")
+        fits(page, 360)
+        screenshot(page, "replay-et-not-over-360x740")
         assert not errors, errors
     finally:
         context.close()

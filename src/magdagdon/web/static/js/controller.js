@@ -29,12 +29,19 @@ export class Controller {
     this.daily = { info: null, error: "", notice: "" }; // today's dailies (GET /api/daily)
     // a sheet to open once the current request is done (today's dailies after one ended, or
     // from the address: /?open=daily, where a replay of a daily not over yet sends a player)
-    this.pendingScreen = new URLSearchParams(location.search).get("open") === "daily" ? "daily" : null;
+    this.pendingScreen = null;
+    const address = new URL(location.href);
+    if (address.searchParams.get("open") === "daily") {
+      this.pendingScreen = "daily";
+      address.searchParams.delete("open"); // once: a reload goes on with the game, not the list
+      history.replaceState(history.state, "", `${address.pathname}${address.search}${address.hash}`);
+    }
     this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
     this.stats = { difficulty: "peaceful", data: null, error: "" };
     this.result = { id: null, board: null, waiting: false }; // a finished daily's standing and par
     this.shared = { id: null, status: "", text: "" }; // what SHARE did last
     this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
+    this.regular = null; // the last regular game shown: {id, over}
     const saved = preferences.animations();
     this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved;
     this.view.setMotion(this.animations);
@@ -90,6 +97,7 @@ export class Controller {
     const wasOver = this.game && this.game.id === game.id && this.game.phase === "over";
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
+    if (!game.daily) this.regular = { id: game.id, over: game.phase === "over" }; // BACK TO MY GAME's
     this.preferences.rememberGame(game);
     this.ui.animate = this.animations ? animate : [];
     // a hint is the plan of one turn with these dice: it stays while the player follows it
@@ -401,12 +409,17 @@ export class Controller {
     this.paint();
   }
 
-  // From a daily back to the regular game in progress, or a new one when there is none.
+  // From a daily back to the regular game in progress, or a new one when there is none; the
+  // game left in progress and finished meanwhile (in another tab) first shows how it ended.
   async backToGame() {
     this.close();
     await this.run(async () => {
       const current = await this.api.currentGame();
-      this.setGame(current || await this.newGame(this.preferences.difficulty() || "peaceful"));
+      const left = this.regular;
+      const ended = !current && left && !left.over ? await this.api.game(left.id).catch(() => null) : null;
+      if (current) this.setGame(current);
+      else if (ended && ended.phase === "over") this.setGame(ended);
+      else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
     if (this.game && !this.game.daily) this.view.announce(this.t("announce_back", { name: DIFFICULTY_NAMES[this.game.difficulty] }));
   }
