@@ -1,7 +1,7 @@
 """The daily challenge's edges in the browser: a daily whose day ends before it is finished
 (said, with today's dailies), the keyboard's focus kept when a sheet is drawn again, a daily's
-replay link opened by someone else the same day (today's dailies offered), and the guided tour
-kept out of a daily's one attempt."""
+replay link opened by someone else the same day (today's dailies offered), the guided tour
+kept out of a daily's one attempt, and BACK TO MY GAME when that game ended meanwhile."""
 
 from __future__ import annotations
 
@@ -113,6 +113,10 @@ def test_a_daily_replay_opened_the_same_day_offers_todays_dailies(
     page.click("a.button.primary")
     expect(page.locator("#sheet-title")).to_have_text("Daily challenge")
     expect(page.locator("#sheet [data-intent='daily-play']")).to_have_count(3)
+    assert page.url == f"{live_server}/"  # the list opens once: a reload goes on with the game
+    page.reload()
+    page.wait_for_selector("[data-intent='roll']")
+    expect(page.locator("#sheet")).to_be_hidden()
     friend.close()
 
 
@@ -158,5 +162,31 @@ def test_a_nameless_player_names_themselves_on_the_leaderboard(
     expect(page.locator("#name-input")).to_have_count(0)  # named: the form has done its work
     assert page.evaluate("document.activeElement.id") == "sheet-body"
     assert api(page, live_server, "GET", "/api/players/me")["name"] == "Saga"
+    assert not page.errors, page.errors
+    context.close()
+
+
+def test_back_to_a_game_finished_meanwhile_shows_how_it_ended(
+    browser: Any, live_server: str
+) -> None:
+    """The regular game left for a daily is finished elsewhere (another tab): BACK TO MY GAME
+    shows its result, not a new game over it; NEW GAME from there starts the next."""
+    context = day_context(browser, live_server, "2027-02-09")
+    page = open_page(context, live_server)
+    regular = UiPlayer(page, live_server).perform({"type": "roll"})
+    open_menu_item(page, "daily")
+    page.click("#sheet [data-intent='daily-play'][data-difficulty='nightmare']")
+    expect(page.locator("#difficulty-chip")).to_contain_text("Daily")
+    over = play_through_api(page, live_server, regular, to_the_end=True)  # the other tab
+    page.click("#menu-button")
+    page.click("#sheet [data-intent='back-to-game']")
+    expect(page.locator("#sheet-title")).to_have_text("Game over")
+    expect(page.locator(".final-score")).to_have_text(
+        str(over["final_score"]["total"]).replace("-", "−")
+    )
+    expect(page.locator("#difficulty-chip")).to_have_text("PEACEFUL")
+    page.click("#sheet [data-intent='new-game']")
+    expect(page.locator("[data-intent='roll']")).to_be_visible()
+    assert api(page, live_server, "GET", "/api/games/current")["id"] != regular["id"]
     assert not page.errors, page.errors
     context.close()
