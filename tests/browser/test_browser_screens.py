@@ -53,6 +53,8 @@ def test_language_follows_the_browser_and_can_be_changed(browser: Any, live_serv
     page.wait_for_selector("[data-intent='roll']")
     assert page.locator("[data-intent='roll']").inner_text() == "KASTA"
     assert page.locator("html").get_attribute("lang") == "sv"
+    # not chosen yet: the same page's storage in a browser that now says Estonian follows it
+    assert roll_in(browser, live_server, context.storage_state(), "et-EE") == "VEERETA"
     page.click("#menu-button")
     page.click("#sheet [data-intent='open'][data-screen='settings']")
     page.select_option("#language-select", "et")
@@ -62,7 +64,21 @@ def test_language_follows_the_browser_and_can_be_changed(browser: Any, live_serv
     page.reload()
     page.wait_for_selector("[data-intent='roll']")
     assert page.locator("[data-intent='roll']").inner_text() == "VEERETA"  # remembered
+    # chosen: kept whatever the browser says
+    assert roll_in(browser, live_server, context.storage_state(), "en-US") == "VEERETA"
     context.close()
+
+
+def roll_in(browser: Any, base: str, storage: Any, locale: str) -> str:
+    """The ROLL button's words on a page with this storage (cookies, localStorage) in a
+    browser whose language is `locale`."""
+    context = browser.new_context(locale=locale, storage_state=storage)
+    page = context.new_page()
+    page.goto(base)
+    page.wait_for_selector("[data-intent='roll']")
+    words: str = page.locator("[data-intent='roll']").inner_text()
+    context.close()
+    return words
 
 
 def test_changing_difficulty_asks_first_then_starts_a_new_game(page: Any, live_server: str) -> None:

@@ -11,8 +11,8 @@ import { Walkthrough } from "./walkthrough.js";
 
 const connection = document.getElementById("connection");
 const preferences = new Preferences(localStorage);
+// the language chosen in SETTINGS, else the browser's (not saved: it follows the browser's)
 const t = await loadCatalog(chooseLanguage(preferences.language()));
-preferences.setLanguage(t.language);
 const replaying = location.pathname.startsWith("/replay/");
 let controller = null;
 const api = new Api({
