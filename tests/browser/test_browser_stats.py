@@ -92,7 +92,7 @@ CASES = {
 }
 WORDS = {
     "et": ("Päeva mäng", "Statistika", "MÄNGI", "Päeva mäng nr 11"),
-    "sv": ("Dagens spel", "Statistik", "SPELA", "Utmaning nr 11"),
+    "sv": ("Dagens utmaning", "Statistik", "SPELA", "Utmaning nr 11"),
 }
 
 
