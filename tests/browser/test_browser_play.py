@@ -1,4 +1,5 @@
-"""Playing through the browser: whole games in every difficulty, powers, keys, double taps."""
+"""Playing through the browser: whole games in every difficulty, powers, keys, double taps,
+the result's breakdown."""
 
 from __future__ import annotations
 
@@ -120,3 +121,26 @@ def test_tap_a_staged_die_to_take_it_back(page: Any, live_server: str) -> None:
     ui.perform({"type": "stage", "die": die["index"], "cell": die["legal_cells"][0]})
     page.click(f"[data-die='{die['index']}']")  # the staged die, in the tray row
     assert ui.wait_for_version(view["version"] + 2)["dice"][die["index"]]["cell"] is None
+
+
+BREAKDOWN = """async ([game]) => {
+  const { loadCatalog } = await import('/js/i18n.js');
+  const { gameOver } = await import('/js/sheets.js');
+  const t = await loadCatalog('en');
+  const table = gameOver(t, game).find((part) => part && part.tagName === 'TABLE');
+  return [...table.querySelectorAll('tr')].map((tr) => [...tr.cells].map((td) => td.textContent));
+}"""
+
+
+def test_the_result_sheet_writes_a_penalty_of_nothing_as_0(page: Any, live_server: str) -> None:
+    from .test_browser_screens import finish_game_quickly  # (which imports open_game from here)
+
+    page.goto(live_server)
+    page.wait_for_selector("[data-intent='roll']")
+    final = finish_game_quickly(page, live_server, "peaceful", 0)  # no Majda Power used
+    assert final["powers_used"] == 0 and final["final_score"]["power_penalty"] == 0
+    rows = page.evaluate(BREAKDOWN, [final])
+    assert ["0 Majda Powers", "0"] in rows, rows
+    ruins = final["final_score"]["ruins"]
+    said = f"{ruins} RUIN" if ruins == 1 else f"{ruins} RUINS"
+    assert [said, f"−{15 * ruins}" if ruins else "0"] in rows, rows

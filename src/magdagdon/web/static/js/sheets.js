@@ -106,13 +106,14 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
   const lines = [...s.rows.map((l, i) => [t("row_sum", { n: i + 1 }), l]), ...s.columns.map((l, i) => [t("column_sum", { n: i + 1 }), l])]
     .filter(([, l]) => l.bonus);
   const row = (label, value) => el("tr", {}, el("td", { text: label }), el("td", { class: "n", text: value }));
+  const minus = (n) => (n ? `−${n}` : "0"); // no "−0" for no RUINS
   const table = el("table", { class: "breakdown" },
     el("caption", { class: "visually-hidden", text: t("breakdown") }),
     el("tbody", {},
       row(t("base"), String(s.base)),
       ...lines.map(([label, l]) => row(`${label}: ${bonusText(t, l)}`, `+${l.bonus_points}`)),
-      row(t("ruins_n", { n: s.ruins }), `−${s.ruin_penalty}`),
-      game.powers_total === 0 ? null : row(t("powers_used_n", { n: game.powers_used }), `−${s.power_penalty}`),
+      row(t("ruins_n", { n: s.ruins }), minus(s.ruin_penalty)),
+      game.powers_total === 0 ? null : row(t("powers_used_n", { n: game.powers_used }), minus(s.power_penalty)),
       row(t("total"), t.number(s.total))));
   const places = game.places
     ? el("p", { text: t("places", { all: game.places.all, me: game.places.me, name: DIFFICULTY_NAMES[game.difficulty] }) })
