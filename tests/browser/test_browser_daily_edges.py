@@ -114,6 +114,10 @@ def test_a_daily_replay_opened_the_same_day_offers_todays_dailies(
     expect(page.locator("#sheet-title")).to_have_text("Daily challenge")
     expect(page.locator("#sheet [data-intent='daily-play']")).to_have_count(3)
     assert page.url == f"{live_server}/"  # the list opens once: a reload goes on with the game
+    page.click("#sheet [data-intent='daily-play'][data-difficulty='peaceful']")
+    expect(page.locator("#sheet")).to_be_hidden()
+    # the keyboard goes on at the board (the sheet had opened by itself, with no opener)
+    expect(page.locator("[data-intent='roll']")).to_be_focused()
     page.reload()
     page.wait_for_selector("[data-intent='roll']")
     expect(page.locator("#sheet")).to_be_hidden()

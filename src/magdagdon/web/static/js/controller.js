@@ -422,6 +422,7 @@ export class Controller {
       else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
     if (this.game && !this.game.daily) this.view.announce(this.t("announce_back", { name: DIFFICULTY_NAMES[this.game.difficulty] }));
+    this.focusBoard();
   }
 
   // PLAY or CONTINUE today's daily of a difficulty on the board; one already finished opens
@@ -448,7 +449,17 @@ export class Controller {
     if (played) {
       const info = this.daily.info || await this.api.daily().catch(() => null);
       if (info) await this.openLeaderboard(info.date, difficulty);
-    }
+    } else this.focusBoard();
+  }
+
+  // After a sheet that started or changed the game closes: the keyboard goes on at the board
+  // (ROLL, or the focused square), not at the top of the page, unless the focus is somewhere.
+  focusBoard() {
+    const active = this.doc.activeElement;
+    const somewhere = active && active !== this.doc.body && !active.closest("dialog:not([open])");
+    if (this.screen !== null || somewhere) return;
+    const roll = this.doc.querySelector("[data-intent='roll']:not([disabled])");
+    (roll && roll.offsetParent ? roll : this.doc.querySelector(`[data-square='${this.ui.focus}']`))?.focus();
   }
 
   async openLeaderboard(date, difficulty) {
