@@ -163,6 +163,8 @@ def test_cli_train_writes_weights_the_strong_player_loads(tmp_path: Path) -> Non
             "2",
             "--rounds",
             "1",
+            "--search-games",  # the searching player's round too, as short (default 2,000)
+            "2",
             "--difficulty",
             "nightmare",
             "--output",
@@ -172,6 +174,7 @@ def test_cli_train_writes_weights_the_strong_player_loads(tmp_path: Path) -> Non
     assert code == 0
     models = load_models(out.read_text())
     assert list(models) == [Difficulty.NIGHTMARE]
+    assert json.loads(out.read_text())["search_games"] == 2
 
 
 def test_any_player_object_runs_with_the_same_statistics() -> None:
