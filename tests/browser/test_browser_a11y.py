@@ -45,12 +45,21 @@ def place_screen(page: Any, base: str) -> None:
     page.click(f"[data-die='{other['index']}']")
 
 
+def play_until(page: Any, base: str, ui: UiPlayer, phase: str, use_power: bool = True) -> None:
+    """Play the page's game through the API until `phase` (the UI's play is test_browser_play's),
+    then reload the page to show it."""
+    view, bot = ui.view(), ViewPlayer(use_power)
+    while view["phase"] != phase:
+        body = {"version": view["version"], "action": bot.next_action(view)}
+        r = page.request.post(f"{base}/api/games/{view['id']}/actions", data=body)
+        assert r.ok, r.text()
+        view = r.json()
+    page.reload()
+
+
 def magdagdon_screen(page: Any, base: str) -> None:
     ui = open_game(page, base, "peaceful", 0)  # seed 0 meets MAGDAGDON with a rescue
-    bot = ViewPlayer(use_power=False)
-    view = ui.view()
-    while view["phase"] != "magdagdon":
-        view = ui.perform(bot.next_action(view))
+    play_until(page, base, ui, "magdagdon", use_power=False)
     page.wait_for_selector("#banner:not([hidden])")
 
 
@@ -84,9 +93,8 @@ def sheet(screen: str) -> Callable[[Any, str], None]:
 
 
 def game_over(page: Any, base: str) -> None:
-    ui = open_game(page, base, "nightmare", 5)
-    ui.play_to_end()
-    page.reload()  # the finished game's result is shown again after a reload
+    play_until(page, base, open_game(page, base, "nightmare", 5), "over")
+    # (the finished game's result is shown again after a reload)
     page.wait_for_selector(".final-score")
 
 
