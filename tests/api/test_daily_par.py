@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
 from datetime import date, timedelta
@@ -32,19 +31,10 @@ def stores(url: str, n: int) -> list[Store]:
 
 def test_one_claim_of_many_at_once(database_url: str) -> None:
     workers = stores(database_url, 8)
-    barrier = threading.Barrier(len(workers))
-    won: list[str] = []
-
-    def claim(i: int) -> None:
-        barrier.wait()
-        if workers[i].claim_par(DAY, Difficulty.SURVIVAL, f"worker {i}"):
-            won.append(f"worker {i}")
-
-    threads = [threading.Thread(target=claim, args=(i,)) for i in range(len(workers))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
+    claims = [
+        partial(w.claim_par, DAY, Difficulty.SURVIVAL, f"worker {i}") for i, w in enumerate(workers)
+    ]
+    won = [i for i, claimed in enumerate(at_once(claims)) if claimed]
     assert len(won) == 1
     # asked again later, nobody takes it while the claim is fresh
     assert not any(s.claim_par(DAY, Difficulty.SURVIVAL, "late") for s in workers)
@@ -80,18 +70,7 @@ def test_a_released_claim_is_claimed_again_at_once(database_url: str) -> None:
 
 def test_the_secret_is_made_once_for_every_worker(database_url: str) -> None:
     workers = stores(database_url, 6)
-    barrier = threading.Barrier(len(workers))
-    seeds: list[bytes] = []
-
-    def seed(i: int) -> None:
-        barrier.wait()
-        seeds.append(workers[i].daily_seed(DAY, Difficulty.PEACEFUL))
-
-    threads = [threading.Thread(target=seed, args=(i,)) for i in range(len(workers))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
+    seeds = at_once([partial(w.daily_seed, DAY, Difficulty.PEACEFUL) for w in workers])
     assert len(seeds) == 6 and len(set(seeds)) == 1
     assert workers[0].daily_seed(DAY, Difficulty.SURVIVAL) != seeds[0]
     assert workers[0].daily_seed(DAY + timedelta(days=1), Difficulty.PEACEFUL) != seeds[0]

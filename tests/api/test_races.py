@@ -8,7 +8,7 @@ never has two unfinished games.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
 
@@ -28,10 +28,10 @@ def server(database_url: str) -> Iterator[str]:
         yield url
 
 
-def at_once(calls: list[Callable[[], httpx2.Response]]) -> list[httpx2.Response]:
-    """Run the calls in threads released together; their responses in order."""
+def at_once(calls: Sequence[Callable[[], Any]]) -> list[Any]:
+    """Run the calls in threads released together; their results (responses) in order."""
     barrier = threading.Barrier(len(calls))
-    out: list[Any] = [None] * len(calls)
+    out: list[Any] = [None] * len(calls)  # each filled by its thread
 
     def run(i: int) -> None:
         barrier.wait()
