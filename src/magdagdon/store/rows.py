@@ -25,6 +25,11 @@ class GameRow:
     daily: date | None = None
     """The UTC day of a daily game (None: a regular game)."""
 
+    def daily_over(self, today: date) -> bool:
+        """Whether this is a daily whose UTC day ended before ``today`` (it can no longer be
+        played; its seed and its players' games are public)."""
+        return self.daily is not None and self.daily < today
+
     @property
     def seed(self) -> bytes:
         """The secret seed (only for a finished game's replay)."""

@@ -207,11 +207,11 @@ def finished_game(not_over: str, *, daily_owner: bool) -> Any:
                 except LookupError:
                     own = None
                 if own is not None and own.status is not GameStatus.OVER:
-                    if own.daily is not None and own.daily < day:
+                    if own.daily_over(day):
                         raise DailyEnded(own)  # left unfinished: it never will be
                     raise ApiError(409, "game_not_over", not_over)
             row = store.finished_game(game_id)
-            hidden = row.daily is not None and row.daily >= day
+            hidden = row.daily is not None and not row.daily_over(day)  # its day still on
             if hidden and not (daily_owner and row.player_id == player):
                 raise ApiError(409, "daily_not_over", DAILY_NOT_OVER)
             return row

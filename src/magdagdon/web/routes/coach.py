@@ -45,7 +45,7 @@ async def game_hint(
     row = await run_store(store, lambda: store.get_game(game_id, player))
     if row.status is not GameStatus.ACTIVE or row.game.phase is Phase.OVER:
         raise ApiError(409, "game_over", "The game is over: there is nothing to hint.")
-    if row.daily is not None and row.daily < today:
+    if row.daily_over(today):
         raise DailyEnded(row)  # it can no longer be played: no hint for it either
     advice = await to_thread.run_sync(hint, row.game, limiter=_coach_threads(request))
     used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))
