@@ -6,7 +6,6 @@ import { button, el, playIcon, replayLink, reviewIcon, withIcon } from "./dom.js
 import { nameForm } from "./name.js";
 import { DIFFICULTY_NAMES, bonusText, describePlan, squareAt } from "./view.js";
 
-
 // onDaily: a daily is shown, so the menu offers the way back to the player's own game
 export function menu(t, { onDaily = false } = {}) {
   return [t("menu"), el("div", { class: "menu-list" },
