@@ -165,7 +165,14 @@ def test_the_nginx_server_block_serves_the_game_over_tls(tmp_path: Path) -> None
     )
     http_port, https_port = free_port(), free_port()
     log = tmp_path / "server.log"
-    with server_process(f"sqlite:///{tmp_path / 'n.db'}", log=log, log_level="info") as server:
+    # The settings line the README gives for nginx on the same host.
+    (trusted,) = re.findall(
+        r"^    (MAGDAGDON_TRUSTED_PROXIES=127\.0\.0\.1)$", README.read_text(), re.M
+    )
+    name, _, value = trusted.partition("=")
+    with server_process(
+        f"sqlite:///{tmp_path / 'n.db'}", log=log, log_level="info", env={name: value}
+    ) as server:
         app_port = server.url.rpartition(":")[2]
         here = (
             block.replace("listen [::]:80;", "")

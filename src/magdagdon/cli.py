@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -148,6 +149,36 @@ def _prepare(args: argparse.Namespace) -> Settings:
     return settings
 
 
+def announce_when_served(host: str, port: int, line: str, timeout: float = 600) -> bool:
+    """Log ``line`` once the server answers ``GET /api/health`` on ``host:port`` (a worker
+    serves: the address printed can be opened at once); False if it never did in ``timeout``."""
+    import logging
+    import time
+    import urllib.error
+    import urllib.request
+
+    target = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
+    target = f"[{target}]" if ":" in target else target
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with opener.open(f"http://{target}:{port}/api/health", timeout=2) as r:
+                if r.status == 200:
+                    logging.getLogger("magdagdon.serve").info("%s", line)
+                    return True
+        except (OSError, urllib.error.URLError):
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def trusted_proxies(settings: Settings) -> str:
+    """The proxies whose forwarding headers the server believes: ``MAGDAGDON_TRUSTED_PROXIES``,
+    else the ``FORWARDED_ALLOW_IPS`` of earlier releases, else none."""
+    return settings.trusted_proxies.strip() or os.environ.get("FORWARDED_ALLOW_IPS", "").strip()
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Migrate the database, then serve the game with Uvicorn."""
     import logging
@@ -157,6 +188,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from .ai.strong import models_problem
     from .logs import log_config
     from .startup import shown_url
+    from .web.protocol import PROTOCOL
 
     settings = _prepare(args)  # once, before any worker starts
     log = logging.getLogger("magdagdon.serve")
@@ -164,20 +196,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if problem:
         log.error("%s: hints and reviews will fail and /api/ready answers 503", problem)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    log.info(
-        "magdagdon %s is served at http://%s:%d/  (database: %s)",
-        version(),
-        host,
-        args.port,
-        shown_url(settings.database_url),
+    line = (
+        f"magdagdon {version()} is served at http://{host}:{args.port}/  "
+        f"(database: {shown_url(settings.database_url)})"
     )
+    threading.Thread(
+        target=announce_when_served, args=(args.host, args.port, line), daemon=True
+    ).start()
+    proxies = trusted_proxies(settings)
     uvicorn.run(
         "magdagdon.web.app:create_app",
         factory=True,
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=True,
+        http=PROTOCOL,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
         log_config=log_config(args.log_level),
         log_level=args.log_level,
     )

@@ -86,6 +86,14 @@ class Settings(BaseSettings):
         "server process shares the rate limits' buckets and the reviews. Needs the `redis` "
         "extra (pip install 'magdagdon[redis]'). Unset, each process keeps its own.",
     )
+    trusted_proxies: str = Field(
+        default="",
+        description="The proxies whose X-Forwarded-For and X-Forwarded-Proto `serve` believes: "
+        "addresses or networks, comma-separated (127.0.0.1 for nginx on the same host; * for "
+        "any, only where nothing but the proxy reaches the port). Empty (the default): none, "
+        "so no client can choose the address its rate limits are counted under. The "
+        "variable FORWARDED_ALLOW_IPS of earlier releases is read when this one is unset.",
+    )
     threads: int | None = Field(
         default=None,
         ge=1,

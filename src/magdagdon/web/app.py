@@ -7,10 +7,13 @@ import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from anyio import CapacityLimiter, to_thread
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
+from fastapi.dependencies.models import Dependant
 from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import Convertor, register_url_convertor
 from starlette.routing import Route
@@ -21,12 +24,13 @@ from .. import __version__
 from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .caches import ReviewCache
+from .deps import HEAD_SCOPE_KEY, current_player
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
 from .request_id import RequestIdMiddleware
 from .routes import coach, daily, games, health, highscores, players
 from .schemas import ErrorResponse
-from .security import BodyLimitMiddleware, SecurityHeadersMiddleware
+from .security import BodyLimitMiddleware, CrossSiteMiddleware, SecurityHeadersMiddleware
 from .workers import exit_with_parent
 
 STATIC = Path(__file__).parent / "static"
@@ -60,18 +64,15 @@ register_url_convertor("client", ClientPathConvertor())
 
 
 class HeadMiddleware:
-    """Answers HEAD on the API as GET without the body (HTTP: a resource that answers GET
-    answers HEAD; load balancers probe ``HEAD /api/health``)."""
+    """Answers HEAD as GET without the body, on every path (HTTP: a resource that answers GET
+    answers HEAD; load balancers probe ``HEAD /api/health``). The scope says it was a HEAD
+    (``deps.HEAD_SCOPE_KEY``): a HEAD changes nothing (no player made, no hint counted)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope["method"] != "HEAD"
-            or not scope["path"].startswith("/api/")
-        ):
+        if scope["type"] != "http" or scope["method"] != "HEAD":
             await self.app(scope, receive, send)
             return
 
@@ -80,7 +81,34 @@ class HeadMiddleware:
                 message = {**message, "body": b""}
             await send(message)
 
-        await self.app({**scope, "method": "GET"}, receive, headers_only)
+        await self.app({**scope, "method": "GET", HEAD_SCOPE_KEY: True}, receive, headers_only)
+
+
+_PLAYER_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {
+        "model": ErrorResponse,
+        "description": "cross_site: a request of another site (a page elsewhere) that would "
+        "change something, or make a player.",
+    },
+    429: {
+        "model": ErrorResponse,
+        "description": "rate_limited: too many requests (a first visit makes a player: "
+        "players per address are limited too); see Retry-After.",
+    },
+}
+
+
+def _uses(dependant: Dependant, call: Any) -> bool:
+    return any(d.call is call or _uses(d, call) for d in dependant.dependencies)
+
+
+def _document_player_errors(router: APIRouter) -> None:
+    """Every route that may make a player (any method) answers 403 ``cross_site`` and 429
+    ``rate_limited`` too: say so in its OpenAPI responses."""
+    for route in router.routes:
+        if isinstance(route, APIRoute) and _uses(route.dependant, current_player):
+            for status, response in _PLAYER_ERRORS.items():
+                route.responses.setdefault(status, response)
 
 
 def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
@@ -143,6 +171,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.state.par_tasks = set()  # the par computations running in this process
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(CrossSiteMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(HeadMiddleware)
     app.add_middleware(RequestIdMiddleware)
@@ -153,6 +182,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         return HTMLResponse(DOCS_PAGE)
 
     for module in (health, games, coach, highscores, players, daily):
+        _document_player_errors(module.router)
         app.include_router(module.router)
 
     @app.get("/replay/{game_id}", include_in_schema=False)

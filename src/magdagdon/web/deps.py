@@ -22,6 +22,7 @@ from ..settings import Settings
 from ..store import DailyEnded, DatabaseTimeout, GameRow, GameStatus, Store
 from .errors import ApiError
 from .limits import Hit, RateLimits
+from .security import CROSS_SITE_MESSAGE, is_cross_site
 
 COOKIE = "magdagdon_player"
 COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
@@ -76,11 +77,33 @@ async def known_player(request: Request, store: StoreDep) -> int | None:
     return await run_store(store, lambda: store.player_id(token))
 
 
+NOBODY = 0
+"""The player of a ``HEAD`` request without a known cookie: no player has this id, so every
+answer is a stranger's (nothing of anyone's), and nobody is created (``HEAD`` changes
+nothing)."""
+
+HEAD_SCOPE_KEY = "magdagdon.head"
+"""Set in the scope of a ``HEAD`` request answered as a ``GET`` (``app.HeadMiddleware``)."""
+
+
+def is_head(request: Request) -> bool:
+    """Whether the request is a ``HEAD`` (answered as a ``GET`` that must change nothing)."""
+    return bool(request.scope.get(HEAD_SCOPE_KEY))
+
+
 async def current_player(request: Request, store: StoreDep, settings: SettingsDep) -> int:
-    """The id of the request's player, created (with a new cookie) on the first visit."""
+    """The id of the request's player, created (with a new cookie) on the first visit.
+
+    Never for a request of another site (403 ``cross_site``: its cookie, SameSite=Lax, stays
+    behind, and the new player's cookie would replace the visitor's), nor for a ``HEAD``
+    (:data:`NOBODY`)."""
     known = await known_player(request, store)
     if known is not None:
         return known
+    if is_cross_site(request.scope):
+        raise ApiError(403, "cross_site", CROSS_SITE_MESSAGE)
+    if is_head(request):
+        return NOBODY
     await enforce(request, ("players_per_address", client_address(request)))
     player_id, token = await run_store(store, store.create_player)
     cookie = Response()

@@ -1,8 +1,10 @@
-"""Pure ASGI layers: security headers on every answer, and a cap on request bodies."""
+"""Pure ASGI layers: security headers on every answer, no cross-site changes, and a cap on
+request bodies."""
 
 from __future__ import annotations
 
 import json
+from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -24,9 +26,15 @@ HEADERS = [
 ]
 
 
+# Answers of the API are one player's (their game, statistics, name): no cache anywhere may
+# keep one, and none may give one player's answer to another.
+API_CACHE_HEADERS = [(b"cache-control", b"no-store"), (b"vary", b"Cookie")]
+
+
 class SecurityHeadersMiddleware:
-    """Adds the Content-Security-Policy and the other security headers to every answer, and
-    the cookie of a player created while answering (``request.state.player_cookie``)."""
+    """Adds the Content-Security-Policy and the other security headers to every answer,
+    ``Cache-Control: no-store`` and ``Vary: Cookie`` to every answer of the API, and the
+    cookie of a player created while answering (``request.state.player_cookie``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -37,11 +45,15 @@ class SecurityHeadersMiddleware:
             return
         docs = scope["path"].startswith(("/docs", "/redoc"))
         policy = (DOCS_CSP if docs else CSP).encode()
+        api = scope["path"].startswith("/api/")
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0] not in _OURS]
                 headers += [(b"content-security-policy", policy), *HEADERS]
+                if api:
+                    headers = [h for h in headers if h[0] not in _CACHING]
+                    headers += API_CACHE_HEADERS
                 cookie = scope.get("state", {}).get("player_cookie")
                 if cookie is not None:
                     headers.append(cookie)
@@ -52,6 +64,75 @@ class SecurityHeadersMiddleware:
 
 
 _OURS = {name for name, _ in HEADERS} | {b"content-security-policy"}
+_CACHING = {b"cache-control", b"vary", b"expires", b"etag", b"last-modified"}
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SAME_SITE = frozenset({b"same-origin", b"none"})
+"""``Sec-Fetch-Site`` values of a request the game's own page (or the person, typing an address
+or following a bookmark) made."""
+
+CROSS_SITE_MESSAGE = "Another site may not change anything here: open the game itself."
+
+
+def is_cross_site(scope: Scope) -> bool:
+    """Whether a browser says the request comes from another site: ``Sec-Fetch-Site`` other than
+    ``same-origin`` or ``none``, or, from a browser that does not send it, an ``Origin`` other
+    than the server's own (its ``Host``). A request with neither is not a browser's page
+    (``curl``, the terminal game, a script): it cannot ride on a visitor's cookie."""
+    headers = dict(scope.get("headers", []))
+    fetch_site = headers.get(b"sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site.lower() not in SAME_SITE
+    origin = headers.get(b"origin")
+    if origin is None:
+        return False
+    host = headers.get(b"host", b"").decode("latin-1").lower()
+    try:
+        netloc = urlsplit(origin.decode("latin-1")).netloc.lower()
+    except ValueError:
+        return True
+    return not netloc or netloc != host
+
+
+class CrossSiteMiddleware:
+    """Refuses, with 403 ``cross_site``, a request of another site that would change
+    something (any method but GET, HEAD and OPTIONS on the API).
+
+    A page on another site can post a form to the API: the browser leaves the SameSite=Lax
+    cookie out, so the server would see a stranger, make a new player and send its cookie,
+    which would replace the visitor's (their name, games and streak gone). Such a request is
+    refused before anything runs; ``deps.current_player`` also never makes a player for a
+    cross-site request of any method."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] != "http"
+            or scope["method"] in SAFE_METHODS
+            or not scope["path"].startswith("/api/")
+            or not is_cross_site(scope)
+        ):
+            await self.app(scope, receive, send)
+            return
+        await send_error(send, 403, "cross_site", CROSS_SITE_MESSAGE)
+
+
+async def send_error(send: Send, status: int, code: str, message: str) -> None:
+    """Answer with the API's JSON error from an ASGI layer (before any route runs)."""
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 class BodyLimitMiddleware:
@@ -103,22 +184,5 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
     async def _reject(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "error": {
-                    "code": "body_too_large",
-                    "message": f"A request body is at most {self.limit} bytes.",
-                }
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        message = f"A request body is at most {self.limit} bytes."
+        await send_error(send, 413, "body_too_large", message)

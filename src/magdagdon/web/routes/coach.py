@@ -11,7 +11,15 @@ from ...ai.coach import hint, review
 from ...engine import Phase
 from ...store import DailyEnded, GameRow, GameStatus
 from ..caches import ReviewCache
-from ..deps import CurrentPlayer, StoreDep, Today, finished_game, limit_coach, run_store
+from ..deps import (
+    CurrentPlayer,
+    StoreDep,
+    Today,
+    finished_game,
+    is_head,
+    limit_coach,
+    run_store,
+)
 from ..errors import ApiError
 from ..schemas import ErrorResponse, HintView, ReviewView, TurnReviewView
 
@@ -48,7 +56,10 @@ async def game_hint(
     if row.daily_over(today):
         raise DailyEnded(row)  # it can no longer be played: no hint for it either
     advice = await to_thread.run_sync(hint, row.game, limiter=_coach_threads(request))
-    used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))
+    if is_head(request):  # HEAD changes nothing: the hint is not counted
+        used = row.hints_used
+    else:
+        used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))
     return HintView(**advice.to_dict(), version=row.version, hints_used=used)
 
 
