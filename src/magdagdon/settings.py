@@ -60,6 +60,27 @@ class Settings(BaseSettings):
     address_coach_per_minute: float = Field(
         default=120, gt=0, description="Hints and reviews per address."
     )
+    coach_processes: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Processes per server process that compute hints, reviews and the daily's "
+        "par (CPU work kept out of the server process, so it never slows the game's requests).",
+    )
+    coach_queue: int = Field(
+        default=8,
+        ge=0,
+        le=1000,
+        description="Hints and reviews that may wait for a coach process; past that (with the "
+        "ones running) a request answers 503 coach_busy with Retry-After at once.",
+    )
+    address_coach_at_once: int = Field(
+        default=2,
+        ge=1,
+        le=100,
+        description="Hints and reviews of one address in hand at once (running or waiting); "
+        "one more answers 429 with Retry-After at once.",
+    )
     database_timeout: float = Field(
         default=5.0,
         gt=0,

@@ -15,7 +15,9 @@ from sqlalchemy import create_engine, text
 
 from magdagdon.engine import Difficulty
 from magdagdon.store import Database, Store
+from magdagdon.store.daily import PAR_CLAIM_STALE
 from magdagdon.store.models import utcnow
+from magdagdon.web.par import HEARTBEAT, RETRY_AFTER
 
 from ..utils.server import server_process
 from .test_races import at_once
@@ -107,3 +109,49 @@ def test_two_workers_asked_at_once_compute_the_par_once(database_url: str, tmp_p
     computed = [line for line in log.read_text().splitlines() if "par of daily" in line]
     assert len(computed) == 1, computed
     assert f"{day} survival: {rows[0].par}" in computed[0]
+
+
+def test_a_renewed_claim_is_kept_and_a_dead_workers_is_taken_over(database_url: str) -> None:
+    first, second = stores(database_url, 2)
+    start = utcnow()
+    assert first.claim_par(DAY, Difficulty.SURVIVAL, "first", now=start)
+    stale = PAR_CLAIM_STALE + timedelta(seconds=1)
+    # renewed while it computes: never stale for the others
+    assert first.renew_par_claim(DAY, Difficulty.SURVIVAL, "first", now=start + stale)
+    assert not second.claim_par(DAY, Difficulty.SURVIVAL, "second", now=start + stale)
+    assert not second.renew_par_claim(DAY, Difficulty.SURVIVAL, "second")  # not its claim
+    # its worker died: no renewal, and the claim is taken over once stale
+    later = start + 2 * stale
+    assert second.claim_par(DAY, Difficulty.SURVIVAL, "second", now=later)
+    assert not first.renew_par_claim(DAY, Difficulty.SURVIVAL, "first")  # too late
+    assert PAR_CLAIM_STALE + timedelta(seconds=RETRY_AFTER) < timedelta(minutes=1)
+    assert timedelta(seconds=HEARTBEAT * 3) <= PAR_CLAIM_STALE
+
+
+@pytest.mark.slow  # waits for the claim to go stale
+def test_the_par_of_a_worker_that_died_is_computed_within_a_minute(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A worker claimed the par and died (SIGKILL: no release, no renewal) 30 s ago; a live
+    server asked for the daily takes the claim over and stores the par within a minute of the
+    death."""
+    day = date(2026, 12, 9)
+    (store,) = stores(database_url, 1)
+    died = utcnow() - timedelta(seconds=30)
+    assert store.claim_par(day, Difficulty.SURVIVAL, "lost-host:4242", now=died)
+    log = tmp_path / "server.log"
+    headers = {"X-Magdagdon-Test-Date": day.isoformat()}
+    with (
+        server_process(database_url, log=log, log_level="info") as server,
+        httpx2.Client(base_url=server.url, timeout=30, headers=headers) as client,
+    ):
+        par = None
+        while par is None and utcnow() - died < timedelta(seconds=90):
+            assert client.post("/api/daily/survival").status_code in (200, 201)
+            time.sleep(1)
+            par = store.daily_par(day, Difficulty.SURVIVAL)
+        stored_after = utcnow() - died
+    assert par is not None, log.read_text()[-2000:]
+    assert stored_after < timedelta(seconds=60) + timedelta(seconds=15)  # the par's own time
+    (line,) = [line for line in log.read_text().splitlines() if "par of daily" in line]
+    assert f"{day} survival: {par}" in line

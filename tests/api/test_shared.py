@@ -273,9 +273,9 @@ def test_a_review_made_by_one_app_is_served_by_the_other(
     made: list[str] = []
     real = coach._review
 
-    def counting(row: Any) -> ReviewView:
+    def counting(row: Any, turns: Any) -> ReviewView:
         made.append(row.id)
-        return real(row)
+        return real(row, turns)
 
     monkeypatch.setattr(coach, "_review", counting)
     settings = Settings(

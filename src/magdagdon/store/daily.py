@@ -9,7 +9,7 @@ it enters its day's leaderboard, ``daily_results``, rather than the high scores.
 
 The par, the strong player's score on the day's dice, is computed by whichever worker claims
 the daily first in ``dailies`` (a primary key decides between workers asking at once; a claim
-older than ``stale_after`` with no par yet may be taken over, in case its worker died).
+not renewed for ``PAR_CLAIM_STALE`` with no par yet is taken over: its worker died).
 """
 
 from __future__ import annotations
@@ -125,6 +125,12 @@ class Leaderboard:
     rows: list[BoardRow]
     me: Standing | None
     par: int | None
+
+
+PAR_CLAIM_STALE = timedelta(seconds=40)
+"""A par's claim not renewed for this long is taken over: its worker renews it every
+``web.par.HEARTBEAT`` seconds while it computes, so a claim this old belongs to a worker that
+died (SIGKILL, a lost host)."""
 
 
 class Dailies:
@@ -304,11 +310,12 @@ class Dailies:
         worker: str,
         *,
         now: datetime | None = None,
-        stale_after: timedelta = timedelta(minutes=10),
+        stale_after: timedelta = PAR_CLAIM_STALE,
     ) -> bool:
         """Claim the computing of a daily's par for ``worker``: True for exactly one of any
         number of workers asking at once; later, True again only when the par is still
-        missing and the claim is older than ``stale_after`` (its worker died)."""
+        missing and the claim was not renewed (:meth:`renew_par_claim`) for ``stale_after``
+        (its worker died)."""
         now = now or utcnow()
         try:
             with self.db.transaction(write=True) as c:
@@ -335,6 +342,23 @@ class Dailies:
                 .values(par_claimed_at=now, par_claimed_by=worker[:64])
             )
             return taken.rowcount == 1
+
+    def renew_par_claim(
+        self, day: date, difficulty: Difficulty, worker: str, *, now: datetime | None = None
+    ) -> bool:
+        """``worker`` is still computing the par: its claim is fresh again. False when the claim
+        is no longer its own (taken over after it went stale) or the par is stored."""
+        with self.db.transaction(write=True) as c:
+            renewed = c.execute(
+                update(dailies)
+                .where(
+                    *_daily_key(day, difficulty),
+                    dailies.c.par.is_(None),
+                    dailies.c.par_claimed_by == worker[:64],
+                )
+                .values(par_claimed_at=now or utcnow())
+            )
+            return renewed.rowcount == 1
 
     def release_par(self, day: date, difficulty: Difficulty, worker: str) -> None:
         """Give up ``worker``'s claim on a par it could not compute: the next to ask claims it."""

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from anyio import CapacityLimiter, to_thread
+from anyio import to_thread
 from fastapi import APIRouter, FastAPI
 from fastapi.dependencies.models import Dependant
 from fastapi.responses import FileResponse, HTMLResponse
@@ -24,6 +24,7 @@ from .. import __version__
 from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .caches import ReviewCache
+from .coach_pool import CoachPool
 from .deps import HEAD_SCOPE_KEY, current_player
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
@@ -34,8 +35,6 @@ from .security import BodyLimitMiddleware, CrossSiteMiddleware, SecurityHeadersM
 from .workers import exit_with_parent
 
 STATIC = Path(__file__).parent / "static"
-COACH_THREADS = 2
-"""Hints and reviews searched at once per process (CPU work: about one per core)."""
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
@@ -117,6 +116,9 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     database = Database(settings.database_url, timeout=settings.database_timeout)
     limits: RateLimits | None = Limits(settings) if settings.rate_limits else None
     reviews = ReviewCache(coach.REVIEWS_KEPT)
+    coach_pool = CoachPool(
+        settings.coach_processes, settings.coach_queue, settings.address_coach_at_once
+    )
     link = None
     if settings.redis_url:  # several hosts: limits and reviews shared (imports redis)
         from .shared import RedisLink, SharedLimits
@@ -134,7 +136,6 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         # the GIL; a few threads keep the CPU busy while dozens would only contend for it.
         threads = settings.threads or (1 if database.is_sqlite else 4)
         to_thread.current_default_thread_limiter().total_tokens = threads
-        app.state.coach_threads = CapacityLimiter(COACH_THREADS)
         # Everything imported so far lives as long as the process: keep the collector from
         # walking it again and again (full collections otherwise pause requests ~100 ms).
         gc.collect()
@@ -147,6 +148,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
             watching.set()
         if link is not None:
             await link.close()
+        coach_pool.close()
         database.dispose()
 
     app = FastAPI(
@@ -167,6 +169,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
     app.state.store = Store(database, score_chosen_seeds=settings.test_seeds_scored)
     app.state.limits = limits
     app.state.reviews = reviews
+    app.state.coach_pool = coach_pool
     app.state.par_asked = {}  # dailies whose par this process asked for, and when
     app.state.par_tasks = set()  # the par computations running in this process
     install_error_handlers(app)

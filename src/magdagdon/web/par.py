@@ -17,20 +17,24 @@ import time
 from collections.abc import Callable
 from datetime import date
 
-from anyio import to_thread
 from fastapi import FastAPI
 
 from ..ai import coach
 from ..engine import Difficulty, Game, Phase
 from ..store import Store
+from .coach_pool import CoachPool
 from .deps import run_store
 
 log = logging.getLogger("magdagdon.par")
 
-RETRY_AFTER = 660.0
-"""Seconds before a worker asks again for a par it could not claim: longer than a claim's
-``stale_after`` (10 minutes), after which a claim with no par is taken over (its worker died
-without releasing it)."""
+HEARTBEAT = 10.0
+"""Seconds between the renewals of a claim while its par is computed (a claim not renewed
+for ``store.daily.PAR_CLAIM_STALE``, 40 s, is taken over: its worker died)."""
+RETRY_AFTER = 15.0
+"""Seconds before a process asks again for a par it could not claim (when a request wants
+the par: a leaderboard, a finished daily). A worker that dies computing a par is replaced
+within a minute: its claim is stale 40 s after its last renewal, and asked for again within
+15 s after that."""
 WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
@@ -50,10 +54,11 @@ async def compute_par(app: FastAPI, day: date, difficulty: Difficulty) -> int | 
     if not await run_store(store, lambda: store.claim_par(day, difficulty, WORKER)):
         return None
     started = time.perf_counter()
+    heartbeat = asyncio.create_task(_renew(store, day, difficulty))
     try:
         seed = await run_store(store, lambda: store.daily_seed(day, difficulty))
-        limiter = app.state.coach_threads
-        par = await to_thread.run_sync(play_par, difficulty, seed, limiter=limiter)
+        pool: CoachPool = app.state.coach_pool
+        par = await pool.run(play_par, difficulty, seed, address=None)
         await run_store(store, lambda: store.save_par(day, difficulty, par))
     except Exception:
         # the claim goes (with this process's memory of asking), so the next request asks
@@ -61,9 +66,22 @@ async def compute_par(app: FastAPI, day: date, difficulty: Difficulty) -> int | 
         app.state.par_asked.pop((day, difficulty), None)
         await run_store(store, lambda: store.release_par(day, difficulty, WORKER))
         raise
+    finally:
+        heartbeat.cancel()
     took = time.perf_counter() - started
     log.info("par of daily %s %s: %d (%.1f s)", day, difficulty.value, par, took)
     return par
+
+
+async def _renew(store: Store, day: date, difficulty: Difficulty) -> None:
+    """Renew this worker's claim every :data:`HEARTBEAT` seconds until cancelled."""
+    while True:
+        await asyncio.sleep(HEARTBEAT)
+        try:
+            if not await run_store(store, lambda: store.renew_par_claim(day, difficulty, WORKER)):
+                return  # taken over (this worker was too slow) or stored: nothing to keep
+        except Exception:  # the database did not answer: try again at the next beat
+            log.warning("the claim of the par of daily %s %s was not renewed", day, difficulty)
 
 
 def start_par(app: FastAPI, day: date, difficulty: Difficulty) -> None:

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from anyio import CapacityLimiter, to_thread
 from fastapi import APIRouter, Depends, Request
 
-from ...ai.coach import hint, review
 from ...engine import Phase
 from ...store import DailyEnded, GameRow, GameStatus
 from ..caches import ReviewCache
+from ..coach_pool import CoachPool, hint_dict, review_dicts
 from ..deps import (
     CurrentPlayer,
     StoreDep,
     Today,
+    client_address,
     finished_game,
     is_head,
     limit_coach,
@@ -55,19 +55,20 @@ async def game_hint(
         raise ApiError(409, "game_over", "The game is over: there is nothing to hint.")
     if row.daily_over(today):
         raise DailyEnded(row)  # it can no longer be played: no hint for it either
-    advice = await to_thread.run_sync(hint, row.game, limiter=_coach_threads(request))
+    pool = _coach_pool(request)
+    advice = await pool.run(hint_dict, row.game, address=client_address(request))
     if is_head(request):  # HEAD changes nothing: the hint is not counted
         used = row.hints_used
     else:
         used = await run_store(store, lambda: store.count_hint(row.id, player, row.version))
-    return HintView(**advice.to_dict(), version=row.version, hints_used=used)
+    return HintView(**advice, version=row.version, hints_used=used)
 
 
-def _coach_threads(request: Request) -> CapacityLimiter:
-    """The app's threads for the coach's searches (apart from the database work's, so that
-    a long review never holds up a game's actions)."""
-    limiter: CapacityLimiter = request.app.state.coach_threads
-    return limiter
+def _coach_pool(request: Request) -> CoachPool:
+    """The app's coach processes (the searches never run in the server process, so that a
+    review never holds up a game's actions)."""
+    pool: CoachPool = request.app.state.coach_pool
+    return pool
 
 
 REVIEWS_KEPT = 64
@@ -75,8 +76,8 @@ REVIEWS_KEPT = 64
 ``MAGDAGDON_REDIS_URL`` every review is kept in Redis too, for a day)."""
 
 
-def _review(row: GameRow) -> ReviewView:
-    turns = [TurnReviewView(**t.to_dict()) for t in review(row.game)]
+def _review(row: GameRow, turn_dicts: list[dict[str, Any]]) -> ReviewView:
+    turns = [TurnReviewView(**t) for t in turn_dicts]
     return ReviewView(
         id=row.id,
         difficulty=row.difficulty,
@@ -104,6 +105,8 @@ async def game_review(
     reviews: ReviewCache = request.app.state.reviews
     found = await reviews.get(row.id)
     if found is None:
-        found = await to_thread.run_sync(_review, row, limiter=_coach_threads(request))
+        pool = _coach_pool(request)
+        turns = await pool.run(review_dicts, row.game, address=client_address(request))
+        found = _review(row, turns)
         await reviews.put(row.id, found)
     return found
