@@ -242,6 +242,30 @@ def cmd_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rotate_secret(args: argparse.Namespace) -> int:
+    """Replace the daily secret from tomorrow on; say plainly what that changes."""
+    from datetime import UTC, datetime
+
+    from .store import Store
+    from .store.db import Database
+
+    settings = _prepare(args)
+    database = Database(settings.database_url)
+    try:
+        first = Store(database).rotate_daily_secret(datetime.now(UTC).date())
+    finally:
+        database.dispose()
+    print(
+        f"The daily games' secret is replaced from {first.isoformat()} (UTC) on: the dailies of "
+        "that day and after get dice nobody can work out from the old secret.\n"
+        "Today's dailies keep their dice (every player of a daily gets the same dice, and some "
+        "may be playing them): if the old secret leaked, today's dice may be known.\n"
+        "Past days keep their published seeds, so every finished game still checks out.\n"
+        "Backups made before now hold the old secret only; make a new one to keep the new one."
+    )
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play many seeded games with a bot; print statistics (and compare with another bot)."""
     import json
@@ -440,6 +464,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", metavar="PATH", help="the backup file (replaced if it exists)")
     env_file(p)
     p.set_defaults(func=cmd_backup)
+
+    p = sub.add_parser(
+        "rotate-secret",
+        help="replace the daily games' secret key from tomorrow (UTC) on, after a leak",
+    )
+    env_file(p)
+    p.set_defaults(func=cmd_rotate_secret)
 
     p = sub.add_parser("play", help="play in the terminal (needs the tui extra)")
     p.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="peaceful")

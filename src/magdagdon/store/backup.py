@@ -15,6 +15,8 @@ from pathlib import Path
 
 from sqlalchemy import make_url
 
+from .db import private_file
+
 
 class BackupError(Exception):
     """The backup cannot be made: the message says why in one line."""
@@ -52,6 +54,7 @@ def backup_sqlite(url: str, target: Path) -> int:
     try:
         with contextlib.closing(sqlite3.connect(source, timeout=10)) as live:
             partial.unlink(missing_ok=True)
+            private_file(partial)  # 0600: the copy holds the daily secret and the seeds
             with contextlib.closing(sqlite3.connect(partial)) as copy:
                 live.backup(copy)
                 copy.execute("PRAGMA journal_mode=DELETE")

@@ -56,6 +56,8 @@ EPOCH = date(2026, 11, 30)
 BOARD_ROWS = 20
 """Rows of a daily leaderboard."""
 _SECRET = "daily"
+_ROTATED = "daily from "
+"""The name of a key made by ``rotate_daily_secret``, followed by its first day."""
 
 
 def count_daily_score(c: Connection, day: str, difficulty: str, score: int) -> None:
@@ -137,20 +139,21 @@ class Dailies:
     """The store's operations on daily games (part of :class:`~magdagdon.store.Store`)."""
 
     db: Database
-    _secret: bytes | None
+    _secrets: dict[date, bytes]
     _row: Callable[..., GameRow]
     _insert_game: Callable[..., GameRow]
 
     # --- the dice ---------------------------------------------------------------------
 
-    def daily_secret(self) -> bytes:
-        """The server's daily key: made on first use, the same for every worker and host."""
-        if self._secret is not None:
-            return self._secret
-        query = select(secrets_table.c.value).where(secrets_table.c.name == _SECRET)
-        with self.db.transaction() as c:
-            value = c.scalar(query)
-        if value is None:
+    def daily_secret(self, day: date) -> bytes:
+        """The server's daily key for ``day``: made on first use, the same for every worker
+        and host; after :meth:`rotate_daily_secret`, the newest one whose first day is not
+        after ``day`` (a day's key never changes once the day has begun)."""
+        known = self._secrets.get(day)
+        if known is not None:
+            return known
+        rows = self._secret_rows()
+        if _SECRET not in rows:
             try:
                 with self.db.transaction(write=True) as c:
                     c.execute(
@@ -160,17 +163,48 @@ class Dailies:
                     )
             except IntegrityError:  # another worker made it first: theirs is the one
                 pass
-            with self.db.transaction() as c:
-                value = c.scalar(query)
-        if value is None:
+            rows = self._secret_rows()
+        if _SECRET not in rows:
             raise RuntimeError("the daily secret could not be stored")
-        self._secret = bytes.fromhex(value)
-        return self._secret
+        value = rows[_SECRET]
+        for name in sorted(rows):  # "daily from YYYY-MM-DD" in the order of their days
+            if name.startswith(_ROTATED) and date.fromisoformat(name[len(_ROTATED) :]) <= day:
+                value = rows[name]
+        secret = bytes.fromhex(value)
+        if len(self._secrets) > 1000:
+            self._secrets.clear()
+        self._secrets[day] = secret
+        return secret
+
+    def _secret_rows(self) -> dict[str, str]:
+        query = select(secrets_table.c.name, secrets_table.c.value).where(
+            (secrets_table.c.name == _SECRET) | secrets_table.c.name.startswith(_ROTATED)
+        )
+        with self.db.transaction() as c:
+            return {name: value for name, value in c.execute(query)}
+
+    def rotate_daily_secret(self, today: date) -> date:
+        """Replace the daily key from the day after ``today`` on (UTC); that first day.
+
+        Today's dailies keep their dice (players may be in the middle of them, and every
+        player of a daily must get the same dice), and past days keep their seeds (they are
+        published: anyone can check a score with them). Every worker reads a day's key when
+        it first needs it, so all of them take the new key from its first day."""
+        first = today + timedelta(days=1)
+        name = f"{_ROTATED}{first.isoformat()}"
+        with self.db.transaction(write=True) as c:
+            c.execute(delete(secrets_table).where(secrets_table.c.name == name))
+            c.execute(
+                insert(secrets_table).values(
+                    name=name, value=secrets.token_hex(32), created_at=utcnow()
+                )
+            )
+        return first
 
     def daily_seed(self, day: date, difficulty: Difficulty) -> bytes:
         """The seed of a daily: secret until the day is over (see the module docstring)."""
         message = f"magdagdon daily {day.isoformat()} {difficulty.value}".encode()
-        return hmac.new(self.daily_secret(), message, hashlib.sha256).digest()
+        return hmac.new(self.daily_secret(day), message, hashlib.sha256).digest()
 
     # --- playing ----------------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import threading
 
 try:
@@ -43,6 +45,20 @@ def _sqlite_begin(connection: Any) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
+def private_file(path: Path) -> None:
+    """Make ``path`` an empty file readable by its owner only (0600), in a folder made 0700
+    when it is made here, unless the file exists already (then it is left as it is).
+
+    The SQLite database and its backups hold the daily games' secret and every game's seed:
+    under the usual umask of 022 SQLite would make them readable by every user of the
+    machine. SQLite gives its ``-wal`` and ``-shm`` files the database's own mode."""
+    if path.exists():
+        return
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):  # another process made it meanwhile
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 class DatabaseTimeout(Exception):
     """The database did not give what a request needed (a lock, an answer) in time."""
 
@@ -67,7 +83,7 @@ class Database:
         if self.is_sqlite:
             database = parsed.database
             if database and database != ":memory:" and not database.startswith("file:"):
-                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                private_file(Path(database).expanduser())
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": self._lock_wait}
         else:
             kwargs.update(pool_size=10, max_overflow=20, pool_timeout=timeout)

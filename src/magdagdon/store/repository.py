@@ -9,6 +9,8 @@ and a rejected action rolls back with nothing written.
 
 from __future__ import annotations
 
+from datetime import date
+
 from ..engine import Game
 from ..lru import LruCache
 from .daily import Dailies
@@ -37,4 +39,4 @@ class Store(Players, Games, HighScores, Dailies, Stats):
         # Finished games with their whole log (they never change), for replays and reviews.
         self._finished: LruCache[str, GameRow] = LruCache(64)
         # The daily games' key (read from the database once).
-        self._secret: bytes | None = None
+        self._secrets: dict[date, bytes] = {}

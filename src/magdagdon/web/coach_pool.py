@@ -19,10 +19,12 @@ import asyncio
 import logging
 import math
 import multiprocessing
+import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
 from ..ai import coach
@@ -35,8 +37,11 @@ T = TypeVar("T")
 
 
 def _start_child() -> None:
-    """In each coach process: end with the server process, and load the strong player now
-    (its weights and tables), not during the first hint."""
+    """In each coach process: yield the CPU to the game's requests (a lower priority), end
+    with the server process, and load the strong player now (its weights and tables), not
+    during the first hint."""
+    with suppress(OSError):
+        os.nice(10)
     exit_with_parent()
     coach.new_player()
 
@@ -62,6 +67,9 @@ class CoachPool:
         self.capacity = processes + queue
         self.per_address = per_address
         self.in_flight = 0
+        """Jobs submitted and not finished (the par's included)."""
+        self.held = 0
+        """Hints and reviews in hand (:meth:`slot`), whether their job started or not."""
         self._by_address: dict[str, int] = {}
         self._pool: ProcessPoolExecutor | None = None
         self._seconds = 0.5  # a job's recent duration (moving average), for Retry-After
@@ -78,11 +86,14 @@ class CoachPool:
         return self._pool
 
     def _retry_after(self) -> int:
-        waits = (self.in_flight / self.processes) * self._seconds
+        waits = (max(self.held, self.in_flight) / self.processes) * self._seconds
         return max(1, math.ceil(waits))
 
-    def admit(self, address: str) -> None:
-        """Refuse now (429 or 503 with ``Retry-After``) a job the pool has no room for."""
+    @contextmanager
+    def slot(self, address: str) -> Iterator[None]:
+        """Hold a place for one hint or review of ``address`` while the request lasts;
+        refused at once (429 or 503, with ``Retry-After``) when there is none, before the
+        request does any other work."""
         if self._by_address.get(address, 0) >= self.per_address:
             wait = str(self._retry_after())
             raise ApiError(
@@ -91,7 +102,7 @@ class CoachPool:
                 f"Your hints and reviews are still being worked on: try again in {wait} s.",
                 headers={"Retry-After": wait},
             )
-        if self.in_flight >= self.capacity:
+        if self.held >= self.capacity:
             wait = str(self._retry_after())
             raise ApiError(
                 503,
@@ -99,13 +110,21 @@ class CoachPool:
                 f"The coach is busy with other players: try again in {wait} s.",
                 headers={"Retry-After": wait},
             )
+        self.held += 1
+        self._by_address[address] = self._by_address.get(address, 0) + 1
+        try:
+            yield
+        finally:
+            self.held -= 1
+            left = self._by_address[address] - 1
+            if left:
+                self._by_address[address] = left
+            else:
+                del self._by_address[address]
 
-    async def run(self, work: Callable[..., T], *args: Any, address: str | None) -> T:
-        """``work(*args)`` in a coach process. With an ``address`` the job counts against the
-        bounds (refused at once past them); without (the par), it only waits its turn."""
-        if address is not None:
-            self.admit(address)
-            self._by_address[address] = self._by_address.get(address, 0) + 1
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a coach process (a hint or review within its :meth:`slot`; the
+        par, which is never refused, waits its turn)."""
         self.in_flight += 1
         started = time.monotonic()
         try:
@@ -122,12 +141,6 @@ class CoachPool:
             ) from None
         finally:
             self.in_flight -= 1
-            if address is not None:
-                left = self._by_address[address] - 1
-                if left:
-                    self._by_address[address] = left
-                else:
-                    del self._by_address[address]
         took = time.monotonic() - started
         self._seconds = 0.8 * self._seconds + 0.2 * took
         return result

@@ -10,7 +10,7 @@ by a backup or the sqlite3 shell). A request whose database work takes longer th
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
 
@@ -175,13 +175,14 @@ async def limit_actions(request: Request, player: CurrentPlayer) -> None:
     )
 
 
-async def limit_coach(request: Request, player: CurrentPlayer) -> None:
-    """Rate limits on hints and reviews (the strong player's search costs CPU time)."""
-    await enforce(
-        request,
-        ("coach_per_player", str(player)),
-        ("coach_per_address", client_address(request)),
-    )
+async def limit_coach(request: Request, player: CurrentPlayer) -> AsyncIterator[None]:
+    """Rate limits on hints and reviews (the strong player's search costs CPU time), then a
+    place in the coach's processes for as long as the request lasts (``CoachPool.slot``):
+    refused at once when the address or the pool has none, before any other work."""
+    address = client_address(request)
+    await enforce(request, ("coach_per_player", str(player)), ("coach_per_address", address))
+    with request.app.state.coach_pool.slot(address):
+        yield
 
 
 KnownPlayer = Annotated[int | None, Depends(known_player)]

@@ -58,7 +58,7 @@ async def compute_par(app: FastAPI, day: date, difficulty: Difficulty) -> int | 
     try:
         seed = await run_store(store, lambda: store.daily_seed(day, difficulty))
         pool: CoachPool = app.state.coach_pool
-        par = await pool.run(play_par, difficulty, seed, address=None)
+        par = await pool.run(play_par, difficulty, seed)
         await run_store(store, lambda: store.save_par(day, difficulty, par))
     except Exception:
         # the claim goes (with this process's memory of asking), so the next request asks

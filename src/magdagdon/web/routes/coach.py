@@ -14,7 +14,6 @@ from ..deps import (
     CurrentPlayer,
     StoreDep,
     Today,
-    client_address,
     finished_game,
     is_head,
     limit_coach,
@@ -56,7 +55,7 @@ async def game_hint(
     if row.daily_over(today):
         raise DailyEnded(row)  # it can no longer be played: no hint for it either
     pool = _coach_pool(request)
-    advice = await pool.run(hint_dict, row.game, address=client_address(request))
+    advice = await pool.run(hint_dict, row.game)
     if is_head(request):  # HEAD changes nothing: the hint is not counted
         used = row.hints_used
     else:
@@ -106,7 +105,7 @@ async def game_review(
     found = await reviews.get(row.id)
     if found is None:
         pool = _coach_pool(request)
-        turns = await pool.run(review_dicts, row.game, address=client_address(request))
+        turns = await pool.run(review_dicts, row.game)
         found = _review(row, turns)
         await reviews.put(row.id, found)
     return found
