@@ -290,3 +290,51 @@ def test_a_review_made_by_one_app_is_served_by_the_other(
         second = b.get(f"/api/games/{final['id']}/review")
     assert first.status_code == second.status_code == 200
     assert second.json() == first.json() and made == [final["id"]]
+
+
+@pytest.mark.parametrize("outage", ["restart", "stall"])
+def test_a_redis_back_after_an_outage_is_logged_once_each_way(
+    redis_url: str, caplog: pytest.LogCaptureFixture, outage: str
+) -> None:
+    """Connections made before the outage are dropped with it: once Redis answers again no
+    stale one fails the next requests, so the log does not flap between "does not answer" and
+    "answers again" (an outside probe saw it flap after a Redis restart)."""
+    real = redis.Redis.from_url(redis_url).connection_pool.connection_kwargs
+    proxy = TcpProxy((real["host"], real["port"]))
+    clock = Clock()
+
+    async def scenario() -> list[bool]:
+        link = RedisLink(f"redis://127.0.0.1:{proxy.port}/{real.get('db', 0)}", clock=clock)
+
+        async def ping() -> bool:
+            try:
+                await link.run(lambda client: client.ping())
+            except RedisUnavailable:
+                return False
+            return True
+
+        proxy.start()
+        try:
+            assert all(await asyncio.gather(*[ping() for _ in range(6)]))  # six connections
+            if outage == "restart":
+                proxy.stop()
+                proxy.start()
+            else:
+                proxy.stall()
+            await asyncio.gather(*[ping() for _ in range(3)])
+            if outage == "stall":
+                proxy.resume()
+            seen = []
+            for _ in range(12):
+                clock.now += 3.1
+                seen += await asyncio.gather(*[ping() for _ in range(4)])
+            return seen
+        finally:
+            await link.close()
+            proxy.stop()
+
+    with caplog.at_level(logging.INFO, logger="magdagdon.web.shared"):
+        seen = _run(scenario)
+    lines = [r.getMessage() for r in caplog.records]
+    assert seen[-40:] == [True] * 40, seen
+    assert len(lines) == 2 and "does not answer" in lines[0] and "answers again" in lines[1], lines

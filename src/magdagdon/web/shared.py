@@ -15,6 +15,7 @@ without it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import time
@@ -106,10 +107,15 @@ class RedisLink:
             if now < self._next_try:
                 raise RedisUnavailable(f"Redis at {self.where} is away")
             self._next_try = now + self.retry_every  # this request tries; the others go on
+        client = self.client()
         try:
-            answer = await call(self.client())
+            answer = await call(client)
         except (RedisError, OSError) as exc:
             self._went_away(exc)
+            # Every pooled connection was made before the outage: were one kept, the first
+            # request to draw it after Redis is back would fail again, and the log flap.
+            with contextlib.suppress(RedisError, OSError):
+                await client.connection_pool.disconnect()
             raise RedisUnavailable(str(exc)) from exc
         if self._away_since is not None:
             away = self._clock() - self._away_since
