@@ -6,6 +6,7 @@ replay of their own daily from the leaderboard — axe on every screen on the wa
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,17 @@ def no_serious_violations(page: Any, where: str) -> None:
     assert not found, (where, found)
 
 
+def wait_for_par(page: Any, url: str, seconds: float = 120) -> int:
+    """The daily's par once the server has computed it (the leaderboard says null until then)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        par = page.request.get(url).json()["par"]
+        if par is not None:
+            return int(par)
+        assert time.monotonic() < deadline, "the par was not computed"
+        time.sleep(0.25)
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("language", list(LOCALES))
 def test_a_daily_journey(browser: Any, live_server: str, language: str, size: str) -> None:
@@ -66,10 +78,17 @@ def test_a_daily_journey(browser: Any, live_server: str, language: str, size: st
         view = play_through_api(page, live_server, view)
         final = finish_in_page(page, live_server, view)
         assert final["phase"] == "over"
-        coach = page.locator("#sheet .daily-coach")
-        expect(coach).to_be_visible(timeout=20_000)
-        par = page.request.get(f"{live_server}/api/daily/{day}/peaceful/leaderboard").json()["par"]
-        assert par is not None and f"{par}" in coach.inner_text().replace("\u202f", "")
+        # The coach's line says "playing these dice…" until the par is computed (in the
+        # background, slow on a loaded machine): wait for the par itself, then for its line.
+        par = wait_for_par(page, f"{live_server}/api/daily/{day}/peaceful/leaderboard")
+        page.wait_for_function(
+            """par => {
+                const line = document.querySelector('#sheet .daily-coach');
+                return line && line.textContent.replace(/[\\u202f\\u00a0]/g, '').includes(par);
+            }""",
+            arg=str(par),
+            timeout=30_000,
+        )
         no_serious_violations(page, "daily game over")
         screenshot(page, f"{name}-over")
         # SHARE: the text in the clipboard
