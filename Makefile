@@ -29,8 +29,11 @@ lint: install-dev
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 
+# The suite runs on two processes (pytest-xdist), each module's tests on one of them.
+TEST_WORKERS ?= 2
+
 unit: install-dev
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 check: install-dev  ## the quick loop while editing: lint, then the tests not marked slow, no browser
 	$(VENV)/bin/ruff check .

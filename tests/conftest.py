@@ -35,6 +35,19 @@ def postgres_server_url() -> Iterator[str]:
         yield url
 
 
+def _worker_database(url: str) -> str:
+    """Under pytest-xdist, worker N's own Redis database: the given number minus N (gw0 the
+    given one), so that two workers never empty each other's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    number = int(worker.removeprefix("gw") or 0)
+    if number == 0:
+        return url
+    base, _, given = url.rpartition("/")
+    if not given.isdigit() or int(given) < number:
+        pytest.skip(f"{REDIS_ENV}={url}: no database number for worker {worker}")
+    return f"{base}/{int(given) - number}"
+
+
 @pytest.fixture
 def redis_url() -> str:
     """A Redis database for tests (``MAGDAGDON_TEST_REDIS_URL``, which ``.ci/run`` sets to
@@ -43,6 +56,8 @@ def redis_url() -> str:
     if not url:
         pytest.skip(f"{REDIS_ENV} is not set")
     import redis
+
+    url = _worker_database(url)
 
     client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
     try:

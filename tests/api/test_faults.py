@@ -170,7 +170,8 @@ def test_migrations_run_once_when_workers_start_together(database_url: str) -> N
 
 
 def test_cookies_are_secure_behind_a_proxy_that_says_https(tmp_path: Any) -> None:
-    with running_server(f"sqlite:///{tmp_path / 'p.db'}") as base:
+    trusted = {"MAGDAGDON_TRUSTED_PROXIES": "127.0.0.1"}  # the proxy, as the README says
+    with running_server(f"sqlite:///{tmp_path / 'p.db'}", env=trusted) as base:
         plain = httpx2.get(f"{base}/api/players/me")
         assert "secure" not in plain.headers["set-cookie"].lower()
         proxied = httpx2.get(f"{base}/api/players/me", headers={"X-Forwarded-Proto": "https"})

@@ -89,7 +89,13 @@ def test_a_servers_lines_are_usable_and_keep_secrets(tmp_path: Path, database_ur
         url = database_url
     seed = secrets.randbits(53)  # a test seed is at most 2^53 - 1
     with (
-        running_server(url, workers=2, log=log, log_level="info") as base,
+        running_server(
+            url,
+            workers=2,
+            log=log,
+            log_level="info",
+            env={"MAGDAGDON_TRUSTED_PROXIES": "127.0.0.1"},  # a proxy on this host
+        ) as base,
         httpx2.Client(base_url=base) as client,
     ):
         view = new_game(client, "peaceful", seed=seed)

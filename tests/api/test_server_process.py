@@ -144,3 +144,58 @@ def test_workers_exit_when_the_main_process_is_killed(tmp_path: Path) -> None:
             for pid in workers:
                 if _alive(pid):
                     os.kill(pid, signal.SIGKILL)
+
+
+def test_serve_prints_its_address_once_it_answers(tmp_path: Path) -> None:
+    """The address is printed when it can be opened at once (it was printed about 1.5 s
+    before the port accepted connections)."""
+    import subprocess
+    import sys
+
+    port = free_port()
+    env = {**os.environ, "MAGDAGDON_DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "magdagdon.cli", "serve", "--port", str(port), "--workers", "2"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if "is served at" in line:
+                break
+        assert f"is served at http://127.0.0.1:{port}/" in lines[-1], lines
+        assert httpx2.get(f"http://127.0.0.1:{port}/api/health", timeout=5).status_code == 200
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=15)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux's /proc")
+def test_the_coach_processes_end_with_their_server(tmp_path: Path) -> None:
+    with (
+        server_process(f"sqlite:///{tmp_path / 'c.db'}") as server,
+        httpx2.Client(base_url=server.url, timeout=30) as client,
+    ):
+        view = act(client, new_game(client, "peaceful", seed=3), {"type": "roll"})
+        assert client.get(f"/api/games/{view['id']}/hint").status_code == 200
+        coaches = [
+            pid
+            for pid in _children(server.process.pid)
+            if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text()
+        ]
+        assert len(coaches) == 1  # the hint was computed in a process of its own
+        try:
+            server.kill()
+            deadline = time.monotonic() + 5
+            while any(map(_alive, coaches)):
+                assert time.monotonic() < deadline, "the coach's process outlived its server"
+                time.sleep(0.1)
+        finally:
+            for pid in coaches:
+                if _alive(pid):
+                    os.kill(pid, signal.SIGKILL)

@@ -2,7 +2,7 @@
 // and, without a network, shows its offline state instead of the browser's error page. Files are
 // served from the cache and refreshed from the network behind it (the next visit gets the new
 // ones). Nothing of /api/ is ever cached: the server is the authority on every game.
-const CACHE = "magdagdon-shell-v4";
+const CACHE = "magdagdon-shell-v5";
 const SHELL = [
   "/", "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg", "/icons/icon-192.png",
   "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
