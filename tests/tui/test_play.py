@@ -319,3 +319,16 @@ def test_complete_lines_show_their_combinations() -> None:
     text = board_text(BoardPicture(board.cells, score_board(board))).plain.splitlines()
     assert text[1].endswith("10  TWO PAIRS +20") and "RUIN" in text[7]
     assert len(text) == 10  # no column is complete: no combination lines below the sums
+
+
+async def test_the_status_line_in_magdagdon_says_what_it_asks() -> None:
+    """No die can be placed in MAGDAGDON: the line asks for the RUIN, not "0/2 dice placed"."""
+    app = MagdagdonApp("survival", seed=4)  # MAGDAGDON on turn 2, no power rescues it
+    async with app.run_test() as pilot:
+        while app.game.phase is not Phase.MAGDAGDON:
+            await play_turn(pilot, app)
+        assert status(app) == (
+            "SURVIVAL · Turn 2 · MAGDAGDON: choose a RUIN · Powers 1 (next −70) · Score 16"
+        )
+        await play_turn(pilot, app)  # the RUIN
+        assert app.game.phase is Phase.ROLL and "MAGDAGDON" not in status(app)

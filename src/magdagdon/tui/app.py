@@ -315,15 +315,18 @@ class GameScreen(Screen[None]):
         self.error = error
 
     def status_text(self) -> str:
-        """The status line: difficulty, turn, dice to place, powers, live score."""
+        """The status line: difficulty, turn, what the phase asks (dice to place, or the RUIN
+        of a MAGDAGDON), powers, live score."""
         game = self.game
         parts = [game.difficulty.name]
         if game.is_over:
             parts.append(f"{t('turns')} {game.turns}")
         else:
             parts.append(f"{t('turn')} {game.turns + 1}")
-        if game.phase in (Phase.PLACE, Phase.MAGDAGDON):
+        if game.phase is Phase.PLACE:
             parts.append(f"{len(game.staged)}/{game.required} dice placed")
+        elif game.phase is Phase.MAGDAGDON:
+            parts.append("MAGDAGDON: choose a RUIN")
         if game.difficulty.powers:
             cost = game.next_power_cost
             shown = f"{t('powers')} {game.powers_left}"
