@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -16,7 +17,8 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from magdagdon.engine import Board, Difficulty, Phase, find_placement, score_board
+from magdagdon.engine import Board, Difficulty, Phase, find_placement, score_board, seed_bytes
+from magdagdon.engine import dice as dice_module
 from magdagdon.tui.app import GameOver, MagdagdonApp, Question
 from magdagdon.tui.scores import DATA_DIR_VARIABLE, FILE_NAME
 from magdagdon.tui.widgets import BoardPicture, BoardView, DiceTray, board_text
@@ -40,6 +42,13 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "data"
     monkeypatch.setenv(DATA_DIR_VARIABLE, str(folder))
     return folder
+
+
+def random_dice_of(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Games with random dice draw those of ``seed`` (to play a known game that is recorded:
+    games whose seed is chosen are not)."""
+    drawn = SimpleNamespace(token_bytes=lambda n: seed_bytes(seed))
+    monkeypatch.setattr(dice_module, "secrets", drawn)
 
 
 def text_of(app: MagdagdonApp, selector: str) -> str:
@@ -116,8 +125,11 @@ async def play_to_the_end(pilot: Pilot[None], app: MagdagdonApp) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("difficulty", list(Difficulty))
-async def test_a_whole_game_by_keys(difficulty: Difficulty, data_dir: Path) -> None:
-    app = MagdagdonApp(difficulty, seed=4)
+async def test_a_whole_game_by_keys(
+    difficulty: Difficulty, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    random_dice_of(monkeypatch, 4)
+    app = MagdagdonApp(difficulty)
     async with app.run_test() as pilot:
         await play_to_the_end(pilot, app)
         game = app.game
@@ -131,7 +143,7 @@ async def test_a_whole_game_by_keys(difficulty: Difficulty, data_dir: Path) -> N
         assert len(stored) == 1
         assert stored[0]["score"] == total and stored[0]["turns"] == game.turns
         assert stored[0]["powers_used"] == game.powers_used and stored[0]["hints_used"] == 0
-        assert stored[0]["seed"] == 4
+        assert stored[0]["seed"] is None
         # the seed meets a MAGDAGDON a power rescues (with a power left) and RUINS
         assert game.powers_used == min(1, difficulty.powers)
         assert game.score().ruins == sum(a["type"] == "accept_magdagdon" for a in game.actions) > 0
@@ -267,10 +279,13 @@ async def test_a_new_game_in_progress_asks_first() -> None:
 
 
 @pytest.mark.slow
-async def test_an_unreadable_high_score_file_is_said_and_set_aside(data_dir: Path) -> None:
+async def test_an_unreadable_high_score_file_is_said_and_set_aside(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     data_dir.mkdir()
     (data_dir / FILE_NAME).write_text("{ not json")
-    app = MagdagdonApp("nightmare", seed=1)  # a game of seven turns
+    random_dice_of(monkeypatch, 1)  # a game of seven turns
+    app = MagdagdonApp("nightmare")
     async with app.run_test() as pilot:
         assert "set aside" in message(app)
         await play_to_the_end(pilot, app)
@@ -332,3 +347,26 @@ async def test_the_status_line_in_magdagdon_says_what_it_asks() -> None:
         )
         await play_turn(pilot, app)  # the RUIN
         assert app.game.phase is Phase.ROLL and "MAGDAGDON" not in status(app)
+
+
+async def test_a_game_with_chosen_dice_is_not_recorded(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As on the server, where games of a chosen seed never enter the tables: said at the
+    start and on the game-over sheet. The next game has random dice and is recorded."""
+    app = MagdagdonApp("nightmare", seed=1)  # a game of seven turns
+    async with app.run_test() as pilot:
+        assert message(app) == "The dice of seed 1: this game will not enter the high scores."
+        await play_to_the_end(pilot, app)
+        assert isinstance(app.screen, GameOver)
+        sheet = text_of(app, "#final")
+        assert "Not recorded: this game's dice were chosen (--seed 1)." in sheet
+        assert "Games with chosen dice never enter the high scores." in sheet
+        assert "Place" not in sheet and "▶" not in sheet
+        assert not (data_dir / FILE_NAME).exists()
+        random_dice_of(monkeypatch, 1)
+        await pilot.press("n")
+        await play_to_the_end(pilot, app)
+        assert "Place 1 among your NIGHTMARE games." in text_of(app, "#final")
+    stored = json.loads((data_dir / FILE_NAME).read_text())["scores"]["nightmare"]
+    assert [(e["score"], e["seed"]) for e in stored] == [(app.game.score().total, None)]

@@ -269,8 +269,9 @@ class GameScreen(Screen[None]):
         self.thinking = False
         self.hinted: set[Position] = set()
         self.place: int | None = None
-        """The finished game's place in the high scores (None: not among the best)."""
-        self.recorded = False
+        """The finished game's place in the high scores (None: not among the best, or not
+        recorded)."""
+        self.finished = False
 
     # --- layout -----------------------------------------------------------------------------
 
@@ -299,6 +300,8 @@ class GameScreen(Screen[None]):
     def on_mount(self) -> None:
         if self.store.problem:
             self.say(self.store.problem, error=True)
+        elif self.seed is not None:
+            self.say(f"The dice of seed {self.seed}: this game will not enter the high scores.")
         self.render_game()
 
     # --- drawing ----------------------------------------------------------------------------
@@ -678,21 +681,22 @@ class GameScreen(Screen[None]):
     # --- games ------------------------------------------------------------------------------
 
     def finish(self) -> None:
-        """The game is over: record it and show the result."""
-        if self.recorded:
+        """The game is over: record it and show the result. A game whose dice were chosen
+        (``--seed``) is not recorded: as on the server, chosen dice never score."""
+        if self.finished:
             return
-        self.recorded = True
+        self.finished = True
         game = self.game
-        entry = Entry(
-            date=Entry.now(),
-            difficulty=game.difficulty.value,
-            score=game.score().total,
-            turns=game.turns,
-            powers_used=game.powers_used,
-            hints_used=len(self.hinted),
-            seed=self.seed,
-        )
-        self.place = self.store.add(entry)
+        if self.seed is None:
+            entry = Entry(
+                date=Entry.now(),
+                difficulty=game.difficulty.value,
+                score=game.score().total,
+                turns=game.turns,
+                powers_used=game.powers_used,
+                hints_used=len(self.hinted),
+            )
+            self.place = self.store.add(entry)
         self.after_turn()
         self.call_after_refresh(self.show_result)
 
@@ -706,7 +710,10 @@ class GameScreen(Screen[None]):
         if len(self.hinted):
             lines.append(t("hints_used_n", n=len(self.hinted)))
         lines.append("")
-        if self.store.problem:
+        if self.seed is not None:
+            lines.append(f"Not recorded: this game's dice were chosen (--seed {self.seed}).")
+            lines.append("Games with chosen dice never enter the high scores.")
+        elif self.store.problem:
             lines.append(self.store.problem)
         elif self.place is not None:
             lines.append(f"Place {self.place} among your {name} games.")
@@ -746,7 +753,7 @@ class GameScreen(Screen[None]):
         self.advice = self.advice_at = None
         self.hinted = set()
         self.place = None
-        self.recorded = False
+        self.finished = False
         self.say(t("announce_new_game", name=self.difficulty.name))
         self.render_game()
 

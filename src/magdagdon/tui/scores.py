@@ -1,10 +1,11 @@
 """The terminal game's local high scores: a JSON file in the user's data directory.
 
 Each difficulty keeps its ten best games with the date, the score, the turns, the Majda
-Powers and the hints used. The file is replaced atomically (a temporary file beside it, then
-a rename), so a crash never leaves half a table. A file that cannot be read as a table is set
-aside under another name and a new table started: :attr:`ScoreStore.problem` says so, the game
-goes on.
+Powers and the hints used (the game screen records only games with random dice: as on the
+server, a game whose dice were chosen with ``--seed`` never enters the tables). The file is
+replaced atomically (a temporary file beside it, then a rename), so a crash never leaves half
+a table. A file that cannot be read as a table is set aside under another name and a new
+table started: :attr:`ScoreStore.problem` says so, the game goes on.
 
 >>> import tempfile
 >>> store = ScoreStore(Path(tempfile.mkdtemp()) / "highscores.json")
@@ -64,7 +65,8 @@ class Entry:
     powers_used: int
     hints_used: int
     seed: int | None = None
-    """The seed chosen with ``--seed``, or None for a random game."""
+    """The seed chosen with ``--seed`` (None: random dice). Games with chosen dice are no
+    longer recorded; older files may hold some."""
 
     @staticmethod
     def now() -> str:
