@@ -15,7 +15,7 @@ pytest.importorskip("textual")
 
 from textual.geometry import Region
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Button, Static
 
 from magdagdon.engine import Board, Difficulty, Phase, find_placement, score_board, seed_bytes
 from magdagdon.engine import dice as dice_module
@@ -255,11 +255,13 @@ async def test_reroll_mode_chooses_dice_then_asks() -> None:
         await pilot.press("1", "3", "enter")
         assert isinstance(app.screen, Question)
         assert "REROLL dice 1, 3? It costs 70 points." in text_of(app, "#question")
-        await pilot.press("n")
-        assert app.game.powers_used == 0
+        await pilot.press("enter", "n")  # neither answers
+        assert isinstance(app.screen, Question)
+        await pilot.press("escape")
+        assert app.game.powers_used == 0 and app.game_screen.chosen == {0, 2}
         await pilot.press("x")
         assert isinstance(app.screen, Question)
-        await pilot.press("enter")  # yes
+        await pilot.press("y")
         assert app.game.powers_used == 1 and app.game.actions[-1] == {
             "type": "reroll",
             "dice": [0, 2],
@@ -268,14 +270,33 @@ async def test_reroll_mode_chooses_dice_then_asks() -> None:
 
 
 async def test_a_new_game_in_progress_asks_first() -> None:
+    """n is NEW GAME only: pressed twice it asks once and does not cancel; Escape cancels."""
     app = MagdagdonApp("peaceful", seed=3)
     async with app.run_test() as pilot:
         await pilot.press("r", "n")
         assert isinstance(app.screen, Question)
+        assert "NEW GAME (y)" in str(app.screen.query_one("#yes", Button).label)
+        assert "Cancel (Esc)" in str(app.screen.query_one("#no", Button).label)
         await pilot.press("escape")
-        assert app.game.phase is Phase.PLACE
-        await pilot.press("n", "y")
+        assert app.game.phase is Phase.PLACE and app.screen is app.game_screen
+        await pilot.press("n", "n")
+        assert isinstance(app.screen, Question) and app.game.phase is Phase.PLACE
+        await pilot.press("y")
         assert app.game.phase is Phase.ROLL and message(app) == "New PEACEFUL game."
+        assert app.screen is app.game_screen
+
+
+async def test_enter_twice_in_magdagdon_asks_and_waits_for_yes() -> None:
+    """Enter asks for the RUIN under the cursor; pressed again it does not answer."""
+    app = MagdagdonApp("survival", seed=4)  # MAGDAGDON on turn 2
+    async with app.run_test() as pilot:
+        while app.game.phase is not Phase.MAGDAGDON:
+            await play_turn(pilot, app)
+        await pilot.press("enter", "enter")
+        assert isinstance(app.screen, Question)
+        assert app.game.phase is Phase.MAGDAGDON and app.game.score().ruins == 0
+        await pilot.press("y")
+        assert app.game.phase is Phase.ROLL and app.game.score().ruins == 1
 
 
 @pytest.mark.slow

@@ -109,7 +109,8 @@ class KeylessButton(Button, can_focus=False):
 
 
 class Question(ModalScreen[bool]):
-    """A yes/no question: y or Enter says yes, n or Escape no."""
+    """A yes/no question: y says yes, Escape cancels. The keys that ask questions (n, q,
+    Enter, m, x, + and -) answer none, so one pressed twice leaves its question asked."""
 
     DEFAULT_CSS = """
     Question { align: center middle; }
@@ -121,8 +122,8 @@ class Question(ModalScreen[bool]):
     Question Button { margin-left: 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y,enter", "answer(True)", "yes"),
-        Binding("n,escape", "answer(False)", "no"),
+        Binding("y", "answer(True)", "yes"),
+        Binding("escape", "answer(False)", "cancel"),
     ]
 
     def __init__(self, question: str, yes: str) -> None:
@@ -134,7 +135,7 @@ class Question(ModalScreen[bool]):
         with Vertical():
             yield Static(self.question, id="question")
             with Horizontal():
-                yield KeylessButton(f"{t('cancel')} (n)", id="no", compact=True)
+                yield KeylessButton(f"{t('cancel')} (Esc)", id="no", compact=True)
                 yield KeylessButton(f"{self.yes} (y)", id="yes", variant="warning", compact=True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
