@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -21,7 +22,7 @@ from magdagdon.engine import Board, Difficulty, Phase, find_placement, score_boa
 from magdagdon.engine import dice as dice_module
 from magdagdon.tui.app import GameOver, MagdagdonApp, Question
 from magdagdon.tui.scores import DATA_DIR_VARIABLE, FILE_NAME
-from magdagdon.tui.widgets import BoardPicture, BoardView, DiceTray, board_text
+from magdagdon.tui.widgets import BoardPicture, BoardView, DiceTray, board_text, wrap_phrases
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("MAGDAGDON_SCREENSHOTS", ROOT / "test-artifacts" / "screenshots"))
@@ -205,6 +206,45 @@ async def test_the_hint_shows_the_coachs_plan_without_playing_it() -> None:
         assert len(app.game_screen.hinted) == 2
         await pilot.press("1", "enter")
         assert text_of(app, "#hint") == ""  # the position changed
+
+
+async def test_the_hint_never_breaks_a_line_inside_a_name() -> None:
+    """ "…column⏎3 → CONFIRM" reads as "3 → CONFIRM": the hint wraps between phrases only,
+    at any width."""
+    app = MagdagdonApp("nightmare", seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r", "h")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = text_of(app, "#hint")
+        names = re.findall(r"(?:place \d → )?Row \d, column \d", shown)
+        assert len(names) == 3 and shown.endswith("→ CONFIRM")  # three dice placed
+        for width in range(60, 81):
+            await pilot.resize_terminal(width, 24)
+            await pilot.pause()
+            hint = app.game_screen.query_one("#hint")
+            lines = [s.text.strip() for s in hint.render_lines(Region(0, 0, *hint.outer_size))]
+            assert " ".join(lines) == shown, width  # nothing cut
+            for name in names:
+                assert any(name in line for line in lines), (width, name, lines)
+            assert not any(line.endswith("→") for line in lines), (width, lines)
+
+
+def test_messages_and_questions_wrap_between_phrases_too() -> None:
+    for text, names in [
+        (
+            "ACCEPT MAGDAGDON? Row 2, column 3 becomes a RUIN for the rest of the game "
+            "(−15 points).",
+            ["Row 2, column 3", "(−15 points)"],
+        ),
+        ("Use a Majda Power: REROLL dice 1, 3? It costs 70 points.", ["dice 1, 3?", "70 points"]),
+        ("A Majda Power can rescue this roll: die 1 +1, die 3 −1.", ["die 1 +1,", "die 3 −1."]),
+    ]:
+        for width in range(20, 61):
+            lines = wrap_phrases(text, width)
+            assert " ".join(lines) == text and max(map(len, lines)) <= width
+            for name in names:
+                assert any(name in line for line in lines), (width, name, lines)
 
 
 async def test_a_failing_coach_is_said_and_the_game_goes_on(

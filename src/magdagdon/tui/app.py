@@ -31,7 +31,7 @@ from ..engine import (
     actions,
 )
 from .scores import Entry, ScoreStore
-from .widgets import BoardPicture, BoardView, DiceTray, TrayPicture
+from .widgets import BoardPicture, BoardView, DiceTray, Phrases, TrayPicture
 from .words import bonus_text, square_at, t
 
 KEYS: Final = "1-4 die · arrows · Enter place · Backspace take back · m RUIN · Esc cancel"
@@ -133,7 +133,7 @@ class Question(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question, id="question")
+            yield Phrases(self.question, id="question")
             with Horizontal():
                 yield KeylessButton(f"{t('cancel')} (Esc)", id="no", compact=True)
                 yield KeylessButton(f"{self.yes} (y)", id="yes", variant="warning", compact=True)
@@ -291,8 +291,8 @@ class GameScreen(Screen[None]):
                         yield KeylessButton(
                             f"{key} {label}", id=name, action=f"screen.{action}", compact=True
                         )
-        yield Static(id="message", markup=False)
-        yield Static(id="hint", markup=False)
+        yield Phrases(id="message")
+        yield Phrases(id="hint")
         yield Static(KEYS, id="keys", markup=False)
 
     def on_resize(self) -> None:
