@@ -431,3 +431,17 @@ async def test_a_game_with_chosen_dice_is_not_recorded(
         assert "Place 1 among your NIGHTMARE games." in text_of(app, "#final")
     stored = json.loads((data_dir / FILE_NAME).read_text())["scores"]["nightmare"]
     assert [(e["score"], e["seed"]) for e in stored] == [(app.game.score().total, None)]
+
+
+async def test_the_board_draws_a_rows_combination_on_the_rows_line() -> None:
+    """The widest end of a row, " 18  TWO PAIRS +20", fits beside the board (its "+20" went
+    onto a line of its own, which moved the squares below from under the mouse)."""
+    board = Board.parse("4455/5544/..33/.22.")
+    app = MagdagdonApp("nightmare", seed=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.game_screen.query_one(BoardView)
+        view.show(BoardPicture(board.cells, score_board(board)))
+        await pilot.pause()
+        lines = board_lines(app)
+        assert lines[1].endswith("│  18  TWO PAIRS +20") and lines[2].startswith("├")
+        assert lines[3].endswith("│  18  TWO PAIRS +20") and lines[4].startswith("├")

@@ -26,8 +26,8 @@ from .words import bonus_text
 INNER: Final = 9
 """The width of a square inside its borders ("TWO PAIRS" fits under a column)."""
 PITCH: Final = INNER + 1
-SUMS: Final = 18
-"""The width of the row sums at the right of the board."""
+SUMS: Final = 19
+"""The width of the row sums at the right of the board (" 18  TWO PAIRS +20")."""
 WIDTH: Final = 4 * PITCH + 1 + SUMS
 
 STYLE: Final = {
@@ -156,7 +156,7 @@ class BoardView(Widget):
     """The board. A click on a square posts :class:`BoardView.Clicked`."""
 
     DEFAULT_CSS = f"""
-    BoardView {{ width: {WIDTH}; height: auto; }}
+    BoardView {{ width: {WIDTH}; height: auto; text-wrap: nowrap; text-overflow: clip; }}
     """
 
     class Clicked(Message):
