@@ -19,7 +19,8 @@ from textual.widgets import Button
 from magdagdon.engine import Board, Difficulty, Phase, score_board
 from magdagdon.tui.app import GameOver, MagdagdonApp, Question
 from magdagdon.tui.scores import FILE_NAME
-from magdagdon.tui.widgets import BoardPicture, BoardView, DiceTray, board_text, wrap_phrases
+from magdagdon.tui.widgets import BoardPicture, BoardView, DiceTray, board_text
+from magdagdon.tui.words import wrap_phrases
 
 from .pilot import (
     board_lines,

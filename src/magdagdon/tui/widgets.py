@@ -1,5 +1,6 @@
 """The board and the dice, each drawn as text by one widget that also maps mouse clicks;
-and :class:`Phrases`, text that never breaks a line inside a name such as "column 3".
+and :class:`Phrases`, text that never breaks a line inside a name such as "column 3"
+(:func:`~magdagdon.tui.words.wrap_phrases`).
 
 What they show comes from the game screen as a picture (:class:`BoardPicture`,
 :class:`TrayPicture`): the widgets know nothing of the rules.
@@ -7,7 +8,6 @@ What they show comes from the game screen as a picture (:class:`BoardPicture`,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import ClassVar, Final
@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..engine import EMPTY, RUIN, LineScore, ScoreBreakdown
-from .words import bonus_text
+from .words import bonus_text, wrap_phrases
 
 INNER: Final = 9
 """The width of a square inside its borders ("TWO PAIRS" fits under a column)."""
@@ -265,72 +265,6 @@ class DiceTray(Widget):
         if 0 <= die < 4 and within < DIE_WIDTH:
             event.stop()
             self.post_message(self.Clicked(die))
-
-
-NBSP: Final = "\u00a0"
-_TOGETHER: Final = (
-    # a name and its number: "column 3", "die 2", "dice 1, 3", "Turn 4", "place 5"
-    (
-        re.compile(r"\b(row|column|die|dice|square|turn|seed|score|powers|place) (?=\d)", re.I),
-        "\\1" + NBSP,
-    ),
-    (re.compile(r"(\d), (?=\d|column" + NBSP + r"\d)"), "\\1," + NBSP),  # "Row 1, column 2"
-    (re.compile(r"(\d) → (?=Row" + NBSP + r"\d)"), "\\1" + NBSP + "→" + NBSP),  # "5 → Row 1"
-    (re.compile(r" (?=[+−-]\d)"), NBSP),  # "die 2 +1", "(next −70)"
-    (re.compile(r"(\d) (?=points?\b)"), "\\1" + NBSP),  # "70 points"
-    (re.compile(r" \("), NBSP + "("),  # "Powers 1 (next −70)", "RUIN. (m)"
-    (re.compile(r"→ "), "→" + NBSP),  # a line may begin with "→ CONFIRM", never end with "→"
-    (re.compile(r" · "), NBSP + "· "),  # and may end with "·", never begin with it
-)
-"""Where :func:`wrap_phrases` never breaks a line: each pattern and its replacement, with
-no-break spaces."""
-
-
-def keep_together(text: str) -> str:
-    """The text with no-break spaces inside the names a line must not split.
-
-    >>> keep_together("place 5 → Row 1, column 2 → CONFIRM").split(" ")
-    ['place\xa05\xa0→\xa0Row\xa01,\xa0column\xa02', '→\xa0CONFIRM']
-    """
-    for pattern, joined in _TOGETHER:
-        text = pattern.sub(joined, text)
-    return text
-
-
-def wrap_phrases(text: str, width: int) -> list[str]:
-    """The lines of ``text`` at most ``width`` cells wide (any width if ``width`` is 0),
-    broken only between phrases: never inside a name such as "column 3" or "die 2"
-    (:func:`keep_together`). A phrase wider than a whole line is broken at its no-break
-    spaces, a word wider than a line where it must be.
-
-    >>> wrap_phrases("HINT: place 5 → Row 1, column 2 → CONFIRM", 30)
-    ['HINT:', 'place 5 → Row 1, column 2', '→ CONFIRM']
-    """
-    lines = [_wrap(paragraph, " ", width) for paragraph in keep_together(text).split("\n")]
-    return [line.replace(NBSP, " ") for paragraph in lines for line in paragraph]
-
-
-def _wrap(text: str, space: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` cells, broken at ``space`` (at no-break spaces
-    inside a longer phrase, anywhere inside a longer word)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(space):
-        if not line:
-            line = word
-        elif width <= 0 or cell_len(line) + 1 + cell_len(word) <= width:
-            line += space + word
-        else:
-            lines.append(line)
-            line = word
-        if 0 < width < cell_len(line):
-            if space == " ":
-                *folded, line = _wrap(line, NBSP, width)
-            else:
-                *folded, line = [line[i : i + width] for i in range(0, len(line), width)]
-            lines += folded
-    lines.append(line)
-    return lines
 
 
 class Phrases(Static):
