@@ -52,7 +52,7 @@ async def test_a_whole_game_by_keys(
         total = game.score().total
         assert f"Score {total}" in status(app)
         assert isinstance(app.screen, GameOver)
-        sheet = text_of(app, "#final")
+        sheet = text_of(app, "#text")
         assert f"Score {total}" in sheet and f"{'Total':<30}{total:>6}" in sheet
         assert "Place 1 among your" in sheet
         stored = json.loads((data_dir / FILE_NAME).read_text())["scores"][difficulty.value]
@@ -335,7 +335,7 @@ async def test_a_game_with_chosen_dice_is_not_recorded(
         assert message(app) == "The dice of seed 1: this game will not enter the high scores."
         await play_to_the_end(pilot, app)
         assert isinstance(app.screen, GameOver)
-        sheet = text_of(app, "#final")
+        sheet = text_of(app, "#text")
         assert "Not recorded: this game's dice were chosen (--seed 1)." in sheet
         assert "Games with chosen dice never enter the high scores." in sheet
         assert "Place" not in sheet and "▶" not in sheet
@@ -343,7 +343,7 @@ async def test_a_game_with_chosen_dice_is_not_recorded(
         random_dice_of(monkeypatch, 1)
         await pilot.press("n")
         await play_to_the_end(pilot, app)
-        assert "Place 1 among your NIGHTMARE games." in text_of(app, "#final")
+        assert "Place 1 among your NIGHTMARE games." in text_of(app, "#text")
     stored = json.loads((data_dir / FILE_NAME).read_text())["scores"]["nightmare"]
     assert [(e["score"], e["seed"]) for e in stored] == [(app.game.score().total, None)]
 

@@ -12,10 +12,11 @@ import re
 from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
-from textual import work
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
@@ -34,7 +35,37 @@ from .scores import Entry, ScoreStore
 from .widgets import BoardPicture, BoardView, DiceTray, Phrases, TrayPicture
 from .words import bonus_text, square_at, t
 
-KEYS: Final = "1-4 die · arrows · Enter place · Backspace take back · m RUIN · Esc cancel"
+KEYS: Final = "1-4 die · arrows · Enter place · Backspace take back · Esc cancel · ? keys"
+"""The keys line under the side panel of buttons."""
+SHORT_KEYS: Final = "? keys · r ROLL · c CONFIRM · h HINT · n NEW GAME · q QUIT"
+"""The keys line without the side panel (``?`` shows them all)."""
+KEY_HELP: Final = (
+    ("1-4", "select a die (choosing for REROLL: tick it)"),
+    ("arrows", "move the cursor over the board"),
+    ("Enter", "place the selected die under the cursor"),
+    ("Backspace", "take back the selected or last placed die"),
+    ("a", t("take_back_all")),
+    ("c", t("confirm")),
+    ("r", t("roll")),
+    ("+ -", f"{t('increase')} / {t('decrease')} the selected die"),
+    ("x", f"{t('reroll')}: tick dice with 1-4, then x or Enter"),
+    ("m", f"{t('accept_magdagdon')}: the cursor's square"),
+    ("h", f"{t('hint')}: the coach's plan"),
+    ("n", t("new_game")),
+    ("q", "QUIT"),
+    ("y", "yes, in a question"),
+    ("Esc", "cancel a question, or choosing dice"),
+    ("?", "these keys"),
+)
+"""Every key and what it does, for the keys sheet (``?``)."""
+WIDE: Final = Size(79, 22)
+"""The least terminal with the side panel of buttons beside the board (measured: the board
+61 columns with its margin, the panel 18; the panel's 17 lines under a status line of two,
+above two lines of messages and the keys line)."""
+SMALLEST: Final = Size(60, 20)
+"""The least terminal the game is played in, without the side panel (measured: the board 60
+columns; a status line of two, the board's 12 lines at most, the dice's 3, two lines of
+messages and the keys line)."""
 Position = tuple[int, int, int]
 """A game's number on this screen, its turns and its actions so far: changes with every action
 and every new game."""
@@ -163,38 +194,62 @@ def breakdown_lines(score: ScoreBreakdown, powers_used: int, powers: int) -> lis
     return lines
 
 
-class GameOver(ModalScreen[str]):
-    """The final score, its place and the difficulty's high scores: n starts a new game,
-    q quits, Escape closes the sheet (to look at the board)."""
+def layout_for(size: Size) -> str:
+    """The game screen's layout in a terminal of ``size``: ``wide`` (the side panel of
+    buttons beside the board), ``compact`` (no side panel: the keys in one line, ``?`` for
+    all) or ``too-small`` (a message saying the size needed; only q works).
+
+    >>> layout_for(Size(80, 24)), layout_for(Size(60, 20)), layout_for(Size(59, 40))
+    ('wide', 'compact', 'too-small')
+    """
+    if size.width < SMALLEST.width or size.height < SMALLEST.height:
+        return "too-small"
+    if size.width < WIDE.width or size.height < WIDE.height:
+        return "compact"
+    return "wide"
+
+
+class Sheet(ModalScreen[str]):
+    """A text in a box over the game, with buttons below it; the text scrolls (arrows, page
+    keys, the mouse wheel) when the terminal is too short for it."""
 
     DEFAULT_CSS = """
-    GameOver { align: center middle; }
-    GameOver > Vertical {
+    Sheet { align: center middle; }
+    Sheet > Vertical {
         width: 64; height: auto; max-width: 100%; max-height: 100%;
         border: thick $primary; background: $surface; padding: 0 1;
     }
-    GameOver #final { text-style: bold; }
-    GameOver Horizontal { height: auto; margin-top: 1; }
-    GameOver Button { margin-right: 2; }
+    Sheet VerticalScroll { height: auto; }
+    Sheet Horizontal { height: auto; margin-top: 1; }
+    Sheet Button { margin-right: 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "finish('new')", "new game"),
-        Binding("q", "finish('quit')", "quit"),
-        Binding("escape", "finish('close')", "close"),
-    ]
+    FRAME: ClassVar[int] = 4
+    """Lines of the box that are not its text: the borders and the buttons' row."""
 
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
 
+    def buttons(self) -> ComposeResult:
+        """The buttons below the text."""
+        yield from ()
+
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.text, id="final", markup=False)
+            with VerticalScroll():
+                yield Static(self.text, id="text", markup=False)
             with Horizontal():
-                yield KeylessButton(
-                    f"{t('new_game')} (n)", id="new", variant="primary", compact=True
-                )
-                yield KeylessButton(f"{t('close')} (Esc)", id="close", compact=True)
+                yield from self.buttons()
+
+    def on_mount(self) -> None:
+        self.fit(self.app.size)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Let the text take the lines the terminal has besides the box's frame."""
+        self.query_one(VerticalScroll).styles.max_height = max(1, size.height - self.FRAME)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id or "close")
@@ -203,15 +258,53 @@ class GameOver(ModalScreen[str]):
         self.dismiss(what)
 
 
+class KeysSheet(Sheet):
+    """Every key of the game: Escape or ? closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark", "finish('close')", "close"),
+    ]
+
+    def __init__(self) -> None:
+        lines = [f"{key:<10} {meaning}" for key, meaning in KEY_HELP]
+        lines += ["", "The mouse: click a die, then a square; click a placed die to take it back."]
+        super().__init__("\n".join(lines))
+
+    def buttons(self) -> ComposeResult:
+        yield KeylessButton(f"{t('close')} (Esc)", id="close", compact=True)
+
+
+class GameOver(Sheet):
+    """The final score, its place and the difficulty's high scores: n starts a new game,
+    q quits, Escape closes the sheet (to look at the board)."""
+
+    DEFAULT_CSS = """
+    GameOver #text { text-style: bold; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "finish('new')", "new game"),
+        Binding("q", "finish('quit')", "quit"),
+        Binding("escape", "finish('close')", "close"),
+    ]
+
+    def buttons(self) -> ComposeResult:
+        yield KeylessButton(f"{t('new_game')} (n)", id="new", variant="primary", compact=True)
+        yield KeylessButton(f"{t('close')} (Esc)", id="close", compact=True)
+
+
 class GameScreen(Screen[None]):
-    """The board, the dice, the powers, the messages and the keys of one game after another."""
+    """The board, the dice, the powers, the messages and the keys of one game after another.
+
+    Its layout follows the terminal's size (:func:`layout_for`): the side panel of buttons
+    beside the board from :data:`WIDE` on, else one line of keys; below :data:`SMALLEST` only
+    a message saying the size needed, and q. The messages scroll when they do not fit."""
 
     DEFAULT_CSS = """
     GameScreen { layout: vertical; }
-    #status { height: 1; background: $primary-background; padding: 0 1; }
-    #main { height: 1fr; }
-    #left { width: auto; padding: 0 0 0 1; }
-    #side { width: 1fr; min-width: 18; max-width: 32; }
+    #status { height: auto; background: $primary-background; padding: 0 1; }
+    #main { height: auto; }
+    #left { width: auto; height: auto; padding: 0 0 0 1; }
+    #side { width: 1fr; min-width: 18; max-width: 32; height: auto; }
     #powers { height: auto; margin-bottom: 1; color: $text-muted; }
     #side Button {
         width: 100%; margin: 0; padding: 0; line-pad: 1; content-align: left middle;
@@ -219,11 +312,19 @@ class GameScreen(Screen[None]):
     }
     #side .gap { height: 1; }
     DiceTray { margin-top: 1; }
+    #notes { height: 1fr; min-height: 2; overflow-y: auto; }
     #message { height: auto; min-height: 1; padding: 0 1; }
     #message.error { color: $error; text-style: bold; }
     #message.magdagdon { color: $warning; text-style: bold; }
-    #hint { height: auto; max-height: 3; padding: 0 1; color: $accent; }
-    #keys { height: 1; padding: 0 1; color: $text-muted; }
+    #hint { height: auto; padding: 0 1; color: $accent; }
+    #keys { height: auto; padding: 0 1; color: $text-muted; }
+    #too-small { display: none; height: 1fr; padding: 1 2; }
+    GameScreen.-compact #side { display: none; }
+    GameScreen.-compact #left { padding: 0; }
+    GameScreen.-compact DiceTray { margin-top: 0; }
+    GameScreen.-too-small #status, GameScreen.-too-small #main, GameScreen.-too-small #notes,
+    GameScreen.-too-small #keys { display: none; }
+    GameScreen.-too-small #too-small { display: block; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "select(0)", "die 1", show=False),
@@ -247,6 +348,7 @@ class GameScreen(Screen[None]):
         Binding("n", "new_game", "new game"),
         Binding("q", "quit", "quit"),
         Binding("escape", "cancel", "cancel", show=False),
+        Binding("question_mark", "keys", "keys"),
     ]
 
     def __init__(
@@ -273,11 +375,13 @@ class GameScreen(Screen[None]):
         """The finished game's place in the high scores (None: not among the best, or not
         recorded)."""
         self.finished = False
+        self.layout_name = "wide"
+        """The layout shown: ``wide``, ``compact`` or ``too-small`` (:func:`layout_for`)."""
 
     # --- layout -----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status", markup=False)
+        yield Phrases(id="status")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield BoardView()
@@ -291,14 +395,34 @@ class GameScreen(Screen[None]):
                         yield KeylessButton(
                             f"{key} {label}", id=name, action=f"screen.{action}", compact=True
                         )
-        yield Phrases(id="message")
-        yield Phrases(id="hint")
-        yield Static(KEYS, id="keys", markup=False)
+        with Vertical(id="notes"):
+            yield Phrases(id="message")
+            yield Phrases(id="hint")
+        yield Phrases(KEYS, id="keys")
+        yield Phrases(id="too-small")
 
-    def on_resize(self) -> None:
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Lay the screen out for a terminal of ``size``."""
+        self.layout_name = layout = layout_for(size)
+        self.set_class(layout == "compact", "-compact")
+        self.set_class(layout == "too-small", "-too-small")
+        self.query_one("#keys", Phrases).update(KEYS if layout == "wide" else SHORT_KEYS)
+        self.query_one("#too-small", Phrases).update(
+            f"This terminal is {size.width}×{size.height}: MAGDAGDON needs at least "
+            f"{SMALLEST.width}×{SMALLEST.height} ({WIDE.width}×{WIDE.height} with the side "
+            "panel of buttons). Make the terminal larger, or press q to quit."
+        )
         self.query_one(BoardView).refresh(layout=True)  # the squares' height follows the screen's
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Too small a terminal shows no game: its keys do nothing but q."""
+        return action == "quit" or self.layout_name != "too-small"
+
     def on_mount(self) -> None:
+        self.fit(self.app.size)
         if self.store.problem:
             self.say(self.store.problem, error=True)
         elif self.seed is not None:
@@ -421,6 +545,7 @@ class GameScreen(Screen[None]):
             )
         else:
             hint_line.update("")
+            self.query_one("#notes").scroll_home(animate=False)  # the message's first line
 
     def _enable(self, game: Game) -> None:
         playing = game.phase in (Phase.PLACE, Phase.MAGDAGDON)
@@ -620,6 +745,9 @@ class GameScreen(Screen[None]):
 
         self.ask(question, t("accept_magdagdon"), accept)
 
+    def action_keys(self) -> None:
+        self.app.push_screen(KeysSheet())
+
     def action_cancel(self) -> None:
         if self.chosen is not None:
             self.chosen = None
@@ -678,6 +806,8 @@ class GameScreen(Screen[None]):
             self.advice, self.advice_at = advice, position
             self.hinted.add(position)
         self.render_game()
+        # asked for, it is shown even when the messages above it leave it no room
+        self.call_after_refresh(self.query_one("#hint").scroll_visible, animate=False)
 
     # --- games ------------------------------------------------------------------------------
 
