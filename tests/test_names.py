@@ -1,5 +1,5 @@
-"""Names in Unicode (magdagdon.names): NFKC, the invisible characters, and the confusable
-skeleton of UTS #39 over Unicode's confusables.txt."""
+"""Names in Unicode (magdagdon.names): NFKC, the invisible characters refused, and the
+confusable skeleton of UTS #39 over Unicode's confusables.txt."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from itertools import pairwise
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from magdagdon.names import (
     DEFAULT_IGNORABLE,
@@ -20,6 +21,7 @@ from magdagdon.names import (
     normalise,
     skeleton,
 )
+from magdagdon.web.schemas import NameUpdate
 
 LOOK_ALIKES = [
     ("Pilot", "\u0420ilot"),  # Cyrillic Р
@@ -135,3 +137,55 @@ def test_the_default_ignorables_are_what_unicode_says() -> None:
         "FFA0",
     ]
     assert not any(is_invisible(ch) for ch in "Pilot Ülle O'Brien-Smith_2 Majduška")
+
+
+# --- the API's rules (NameUpdate) ------------------------------------------------------------
+
+NAMEY = st.text(
+    st.one_of(
+        st.characters(categories=["L", "N", "Zs", "Mn", "Cf"]),
+        st.sampled_from(" .'-_\u3164\uff30\uff49\u0420\u200d"),
+    ),
+    max_size=30,
+)
+
+
+def accepted(raw: str) -> str | None:
+    """The name the API keeps for ``raw``, or None when it refuses it."""
+    try:
+        return NameUpdate(name=raw).name
+    except ValidationError:
+        return None
+
+
+@given(NAMEY)
+def test_accepted_names_are_stable(raw: str) -> None:
+    """A name accepted is kept in NFKC with nothing invisible in it, and sent again it is
+    accepted as it is: the name and its skeleton do not change."""
+    name = accepted(raw)
+    if name is None:
+        return
+    assert unicodedata.is_normalized("NFKC", name) and name == normalise(name)
+    assert not any(is_invisible(ch) for ch in name)
+    assert name.strip() and 1 <= len(name) <= 24
+    assert accepted(name) == name
+    assert skeleton(name) == skeleton(normalise(raw)) != ""
+
+
+@pytest.mark.parametrize(
+    ("raw", "kept"),
+    [
+        ("\uff30\uff49\uff4c\uff4f\uff54", "Pilot"),
+        ("  Ann   Lee ", "Ann Lee"),
+        ("\ufb01sh", "fish"),
+    ],
+)
+def test_the_api_keeps_the_nfkc_form(raw: str, kept: str) -> None:
+    assert accepted(raw) == kept
+
+
+@pytest.mark.parametrize("char", PROBES)
+def test_the_api_refuses_invisible_characters_clearly(char: str) -> None:
+    for raw in (char, f"Pi{char}lot", f"{char}Pilot", f"Pilot{char}"):
+        with pytest.raises(ValidationError, match="invisible or formatting characters"):
+            NameUpdate(name=raw)

@@ -68,3 +68,34 @@ def test_secure_cookie_behind_https(database_url: str) -> None:
         assert "Secure" in c.get("/api/players/me").headers["set-cookie"]
     with TestClient(create_app(Settings(database_url=database_url)), base_url="https://x") as c:
         assert "Secure" in c.get("/api/players/me").headers["set-cookie"]
+
+
+# --- invisible characters and NFKC (Hardening III) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u3164",  # HANGUL FILLER alone: a blank name
+        "\u3164\u3164 \u3164",
+        "\u115f\u1160",
+        "\uffa0",
+        "Pi\u200dlot",  # a zero-width joiner inside
+        "\u202ePilot",  # a right-to-left override
+        "Pilot\u2066",
+        "Pilot\ufe0f",  # a variation selector
+        "Pi\u00adlot",  # a soft hyphen
+        "\u200b",
+    ],
+)
+def test_invisible_and_format_characters_are_refused_clearly(client: TestClient, name: str) -> None:
+    client.put("/api/players/me", json={"name": "Before"})
+    r = client.put("/api/players/me", json={"name": name})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
+    assert "invisible or formatting characters" in r.json()["error"]["message"]
+    assert client.get("/api/players/me").json()["name"] == "Before"
+
+
+def test_full_width_letters_are_kept_as_ascii(client: TestClient) -> None:
+    r = client.put("/api/players/me", json={"name": "\uff30\uff49\uff4c\uff4f\uff54"})
+    assert r.status_code == 200 and r.json()["name"] == "Pilot"

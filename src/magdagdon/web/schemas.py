@@ -17,6 +17,7 @@ from pydantic import (
     field_validator,
 )
 
+from .. import names
 from ..engine import Difficulty, Phase, actions
 from ..store import GameStatus
 
@@ -127,19 +128,30 @@ class NameUpdate(Strict):
         min_length=1,
         max_length=NAME_MAX,
         pattern=NAME_PATTERN,
-        description=f"1-{NAME_MAX} letters, digits, spaces, . ' - _ (spaces at the ends are "
-        "trimmed, runs of spaces made one)",
+        description=f"1-{NAME_MAX} letters, digits, spaces, . ' - _ (kept in Unicode's NFKC "
+        "form: full-width letters become ASCII; spaces at the ends are trimmed, runs of "
+        "spaces made one). No invisible or formatting characters (zero-width, direction "
+        "marks, Hangul fillers, variation selectors).",
     )
 
-    @field_validator("name")
+    @field_validator("name", mode="before")
     @classmethod
-    def _valid_name(cls, value: str) -> str:
+    def _valid_name(cls, value: object) -> object:
+        # Before the field's own checks, which then see the name as it is kept: the rules
+        # hold for what was sent and for its normal form alike.
+        if not isinstance(value, str):
+            return value  # the field's type check refuses it
+        name = names.normalise(value)
+        if any(names.is_invisible(ch) for ch in value + name):
+            raise ValueError(
+                "a name may not contain invisible or formatting characters (zero-width "
+                "characters, direction marks, fillers, variation selectors)"
+            )
         if any(unicodedata.category(ch).startswith("C") for ch in value):
             raise ValueError("a name may not contain control characters")
-        name = " ".join(unicodedata.normalize("NFC", value).split())
-        if not 1 <= len(name) <= NAME_MAX:
+        if not 1 <= len(name) <= NAME_MAX or len(value) > NAME_MAX:
             raise ValueError(f"a name has 1 to {NAME_MAX} characters")
-        if not _NAME_PATTERN.match(name):
+        if not (_NAME_PATTERN.match(value) and _NAME_PATTERN.match(name)):
             raise ValueError("a name may use letters, digits, spaces and . ' - _ only")
         return name
 
