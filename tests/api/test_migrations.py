@@ -10,8 +10,11 @@ from alembic.config import Config
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from magdagdon.names import skeleton
 from magdagdon.settings import Settings
 from magdagdon.store.db import MIGRATIONS, Database
+from magdagdon.store.models import utcnow
+from magdagdon.store.players import hash_token
 from magdagdon.web.app import create_app
 
 from ..utils.api import act, new_game, play_to_end, play_turn
@@ -130,3 +133,72 @@ def test_0004_adds_the_dailies_and_a_downgrade_keeps_the_regular_games(database_
     with TestClient(create_app(settings), cookies=cookies) as last:
         assert last.get("/api/games/current").json()["id"] == going["id"]
         assert last.get(f"/api/games/{daily['id']}").json()["status"] == "abandoned"
+
+
+def test_0005_keeps_every_player_and_gives_the_names_skeletons(database_url: str) -> None:
+    """A database at 0004 whose players took look-alike and blank names (the old rules let
+    them): upgrading keeps every player and every visible name; the oldest of look-alikes
+    holds the skeleton, so the others' names are taken when they set them again; a name of
+    nothing but Hangul fillers is cleared. A downgrade keeps the names."""
+    settings = Settings(database_url=database_url, rate_limits=False)
+    with TestClient(create_app(settings)):
+        pass  # the schema
+    downgrade_to(database_url, "0004")
+    named = [
+        ("pilot", "Pilot"),
+        ("cyrillic", "\u0420ilot"),  # Cyrillic Р: looks like the oldest player's
+        ("wide", "\uff30\uff49\uff4c\uff4f\uff54"),  # full-width: looks like it too
+        ("blank", "\u3164"),  # HANGUL FILLER: nothing to see
+        ("ann", "Ann"),
+        ("nameless", None),
+    ]
+    db = Database(database_url)
+    with db.engine.begin() as c:
+        assert "name_skeleton" not in list(c.execute(text("SELECT * FROM players")).keys())
+        for token, name in named:  # in this order: ids grow
+            c.execute(
+                text(
+                    "INSERT INTO players (token_hash, name, created_at) "
+                    "VALUES (:token_hash, :name, :created_at)"
+                ),
+                {"token_hash": hash_token(token), "name": name, "created_at": utcnow()},
+            )
+    db.engine.dispose()
+
+    def client_of(token: str) -> TestClient:
+        return TestClient(create_app(settings), cookies={"magdagdon_player": token})
+
+    with client_of("pilot") as pilot:  # upgrades on start
+        assert pilot.get("/api/players/me").json()["name"] == "Pilot"
+        db = Database(database_url)
+        with db.engine.connect() as c:
+            rows = c.execute(
+                text("SELECT token_hash, name, name_skeleton FROM players ORDER BY id")
+            ).all()
+        db.engine.dispose()
+        assert [(name, key) for _, name, key in rows] == [
+            ("Pilot", skeleton("Pilot")),
+            ("\u0420ilot", None),
+            ("\uff30\uff49\uff4c\uff4f\uff54", None),
+            (None, None),
+            ("Ann", skeleton("Ann")),
+            (None, None),
+        ]
+        assert [token_hash for token_hash, _, _ in rows] == [hash_token(t) for t, _ in named]
+        with client_of("cyrillic") as cyrillic:
+            assert cyrillic.get("/api/players/me").json()["name"] == "\u0420ilot"
+            r = cyrillic.put("/api/players/me", json={"name": "\u0420ilot"})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken"
+            assert cyrillic.put("/api/players/me", json={"name": "Zed"}).status_code == 200
+        with client_of("blank") as blank:
+            assert blank.get("/api/players/me").json()["name"] is None
+            assert blank.put("/api/players/me", json={"name": "Ann"}).status_code == 409
+        assert pilot.put("/api/players/me", json={"name": "\u0420ilot"}).status_code == 200
+    downgrade_to(database_url, "0004")
+    db = Database(database_url)
+    with db.engine.connect() as c:
+        result = c.execute(text("SELECT name FROM players ORDER BY id"))
+        assert "name_skeleton" not in list(result.keys())
+        kept = result.scalars().all()
+    db.engine.dispose()
+    assert kept == ["\u0420ilot", "Zed", "\uff30\uff49\uff4c\uff4f\uff54", None, "Ann", None]

@@ -13,6 +13,7 @@ from .errors import (
     GameInProgress,
     GameNotFound,
     GameUnreadable,
+    NameTaken,
     StaleVersion,
 )
 from .highscores import HighScoreEntry, Scope
@@ -36,6 +37,7 @@ __all__ = [
     "GameUnreadable",
     "HighScoreEntry",
     "Leaderboard",
+    "NameTaken",
     "PlayerRow",
     "PlayerStats",
     "Scope",

@@ -47,3 +47,11 @@ class DailyEnded(Exception):
     def __init__(self, current: GameRow) -> None:
         super().__init__(f"the day of daily game {current.id} is over")
         self.current = current
+
+
+class NameTaken(Exception):
+    """Another player's name is this one, or looks like it (the same confusable skeleton)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"the name {name!r} looks like another player's")
+        self.name = name

@@ -59,6 +59,8 @@ class GameStatus(StrEnum):
 
 metadata = MetaData()
 
+_NAMED = text("name_skeleton IS NOT NULL")
+
 players = Table(
     "players",
     metadata,
@@ -66,7 +68,17 @@ players = Table(
     # someone who plays is recognised by a random token whose SHA-256 is stored
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("name", String(64), nullable=True),
+    # the confusable skeleton of the name (magdagdon.names): look-alike names have the same
+    Column("name_skeleton", String(255), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    # no two players with look-alike names, whatever races between requests
+    Index(
+        "uq_players_name_skeleton",
+        "name_skeleton",
+        unique=True,
+        sqlite_where=_NAMED,
+        postgresql_where=_NAMED,
+    ),
 )
 """Players."""
 

@@ -7,8 +7,11 @@ import secrets
 from dataclasses import dataclass
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
 
+from .. import names
 from .db import Database
+from .errors import NameTaken
 from .models import players
 
 
@@ -67,9 +70,31 @@ class Players:
         return PlayerRow(player_id, name)
 
     def set_name(self, player_id: int, name: str) -> PlayerRow:
-        """Set the display name shown in the high-score tables."""
-        with self.db.transaction(write=True) as c:
-            c.execute(update(players).where(players.c.id == player_id).values(name=name))
+        """Set the display name shown in the high-score tables (``name`` as the API keeps
+        it: NFKC, see :func:`magdagdon.names.normalise`).
+
+        Raises :class:`NameTaken` when another player's name has the same confusable
+        skeleton (looks the same); a player may rename themselves to a look-alike of their
+        own name. The database's unique index on the skeleton settles two requests racing
+        for look-alike names: one wins, the other raises :class:`NameTaken` too.
+        """
+        key = names.skeleton(name)
+        try:
+            with self.db.transaction(write=True) as c:
+                holder = c.scalar(
+                    select(players.c.id)
+                    .where(players.c.name_skeleton == key, players.c.id != player_id)
+                    .limit(1)
+                )
+                if holder is not None:
+                    raise NameTaken(name)
+                c.execute(
+                    update(players)
+                    .where(players.c.id == player_id)
+                    .values(name=name, name_skeleton=key)
+                )
+        except IntegrityError as exc:  # the only unique value this changes is the skeleton
+            raise NameTaken(name) from exc
         return PlayerRow(player_id, name)
 
     def _remember(self, digest: str, player_id: int) -> None:

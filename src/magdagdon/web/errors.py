@@ -20,6 +20,7 @@ from ..store import (
     GameInProgress,
     GameNotFound,
     GameUnreadable,
+    NameTaken,
     StaleVersion,
 )
 from .view import game_view
@@ -112,6 +113,15 @@ def install_error_handlers(app: FastAPI) -> None:
             "daily_ended",
             "This daily's day is over (midnight UTC): it can no longer be played.",
             game=game_view(exc.current).model_dump(mode="json"),
+        )
+
+    @app.exception_handler(NameTaken)
+    async def _name_taken(request: Request, exc: NameTaken) -> JSONResponse:
+        return error_response(
+            409,
+            "name_taken",
+            "That name is taken: another player's name is the same or looks the same. "
+            "Choose another.",
         )
 
     @app.exception_handler(GameUnreadable)

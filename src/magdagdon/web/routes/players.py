@@ -27,10 +27,22 @@ async def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
 @router.put(
     "/me",
     response_model=PlayerView,
-    responses={422: {"model": ErrorResponse, "description": "Invalid name."}},
+    responses={
+        409: {
+            "model": ErrorResponse,
+            "description": "name_taken: another player's name is the same or looks the same "
+            "(the same Unicode confusable skeleton, e.g. a Cyrillic Р for a Latin P).",
+        },
+        422: {
+            "model": ErrorResponse,
+            "description": "Invalid name: its length, its characters, or an invisible or "
+            "formatting character in it.",
+        },
+    },
 )
 async def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> PlayerView:
-    """Set the display name shown in the high-score tables."""
+    """Set the display name shown in the high-score tables (NFKC; refused when it looks
+    like another player's)."""
     return PlayerView(name=(await run_store(store, lambda: store.set_name(player, body.name))).name)
 
 
