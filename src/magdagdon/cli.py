@@ -211,6 +211,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         http=PROTOCOL,
+        server_header=False,  # "server: uvicorn" on every answer tells nobody anything useful
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies or None,
         log_config=log_config(args.log_level),

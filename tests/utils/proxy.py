@@ -1,5 +1,6 @@
-"""A TCP relay in front of a database server, which a test can cut and restore (an outage), or
-stall and resume (a server that accepts connections and never answers)."""
+"""A TCP relay in front of a server, which a test can cut and restore (an outage), or stall and
+resume (a server that accepts connections and never answers), and which counts the bytes it
+relays (what crosses the wire, headers and all)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ class TcpProxy:
         self._lock = threading.Lock()
         self._flowing = threading.Event()
         self._flowing.set()
+        self.sent_up = 0
+        """Bytes relayed from the clients to ``upstream``."""
+        self.sent_down = 0
+        """Bytes relayed from ``upstream`` to the clients (what a browser downloads)."""
 
     def stall(self) -> None:
         """Keep accepting connections and receiving, but pass nothing on until :meth:`resume`."""
@@ -74,14 +79,19 @@ class TcpProxy:
             return
         with self._lock:
             self._sockets.append(server)
-        for a, b in ((client, server), (server, client)):
-            threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+        for a, b, down in ((client, server, False), (server, client, True)):
+            threading.Thread(target=self._pump, args=(a, b, down), daemon=True).start()
 
-    def _pump(self, source: socket.socket, target: socket.socket) -> None:
+    def _pump(self, source: socket.socket, target: socket.socket, down: bool) -> None:
         try:
             while data := source.recv(65536):
                 self._flowing.wait()
                 target.sendall(data)
+                with self._lock:
+                    if down:
+                        self.sent_down += len(data)
+                    else:
+                        self.sent_up += len(data)
         except OSError:
             pass
         finally:

@@ -12,7 +12,7 @@ from typing import Any
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI
 from fastapi.dependencies.models import Dependant
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import Convertor, register_url_convertor
@@ -23,6 +23,7 @@ from swagger_ui_bundle import swagger_ui_path
 from .. import __version__
 from ..settings import Settings, get_settings
 from ..store import Database, Store
+from .assets import Assets, plain_file, release_file, service_worker, start_page
 from .caches import ReviewCache
 from .coach_pool import CoachPool
 from .deps import HEAD_SCOPE_KEY, current_player
@@ -110,8 +111,11 @@ def _document_player_errors(router: APIRouter) -> None:
                 route.responses.setdefault(status, response)
 
 
-def create_app(settings: Settings | None = None, *, migrate: bool = True) -> FastAPI:
-    """The app for ``settings`` (default: from the environment); migrates the database on start."""
+def create_app(
+    settings: Settings | None = None, *, migrate: bool = True, static: Path = STATIC
+) -> FastAPI:
+    """The app for ``settings`` (default: from the environment); migrates the database on start.
+    ``static`` is the browser client's folder (tests serve two releases from two folders)."""
     settings = settings or get_settings()
     database = Database(settings.database_url, timeout=settings.database_timeout)
     limits: RateLimits | None = Limits(settings) if settings.rate_limits else None
@@ -166,6 +170,7 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         },
     )
     app.state.settings = settings
+    app.state.assets = Assets(static)
     app.state.store = Store(database, score_chosen_seeds=settings.test_seeds_scored)
     app.state.limits = limits
     app.state.reviews = reviews
@@ -188,16 +193,15 @@ def create_app(settings: Settings | None = None, *, migrate: bool = True) -> Fas
         _document_player_errors(module.router)
         app.include_router(module.router)
 
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    async def replay_page(game_id: str) -> FileResponse:
-        """A finished game's replay viewer: the client's page, which reads the path."""
-        return FileResponse(STATIC / "index.html", media_type="text/html")
-
-    # The client's files, for GET and HEAD only: a Mount would answer every method on every
-    # path, so a wrong method on an API path would get the files' Allow instead of its own.
-    # Paths under /api/ are never files: a wrong method there answers 405 with its Allow.
-    client = StaticFiles(directory=STATIC, html=True)
-    app.router.routes.append(
-        Route("/{path:client}", client, methods=["GET", "HEAD"], name="client")
-    )
+    # The client's files (assets.py), for GET and HEAD only: a Mount would answer every method
+    # on every path, so a wrong method on an API path would get the files' Allow instead of its
+    # own. Paths under /api/ are never files: a wrong method there answers 405 with its Allow.
+    for path, endpoint in (
+        ("/", start_page),
+        ("/replay/{game_id}", start_page),
+        ("/sw.js", service_worker),
+        ("/r/{release}/{path:path}", release_file),
+        ("/{path:client}", plain_file),
+    ):
+        app.router.routes.append(Route(path, endpoint, methods=["GET", "HEAD"]))
     return app

@@ -15,6 +15,7 @@ from pydantic import (
     StrictBool,
     create_model,
     field_validator,
+    model_validator,
 )
 
 from .. import names
@@ -119,6 +120,17 @@ class GameCreate(Strict):
         description="Test servers only (MAGDAGDON_ALLOW_TEST_SEEDS): fix the dice seed. "
         "A game with a chosen seed never enters the high scores.",
     )
+    resume: StrictBool = Field(
+        default=False,
+        description="Continue the unfinished regular game if there is one, of any difficulty "
+        "(200 with it), else start this one (201): the page's start in one request.",
+    )
+
+    @model_validator(mode="after")
+    def _resume_or_abandon(self) -> GameCreate:
+        if self.resume and self.abandon:
+            raise ValueError("resume and abandon exclude each other")
+        return self
 
 
 class NameUpdate(Strict):

@@ -32,7 +32,8 @@ API_CACHE_HEADERS = [(b"cache-control", b"no-store"), (b"vary", b"Cookie")]
 
 
 class SecurityHeadersMiddleware:
-    """Adds the Content-Security-Policy and the other security headers to every answer,
+    """Adds the Content-Security-Policy and the other security headers to every answer (a
+    release's files that cannot be documents only ``nosniff``: ``assets.py``),
     ``Cache-Control: no-store`` and ``Vary: Cookie`` to every answer of the API, and the
     cookie of a player created while answering (``request.state.player_cookie``)."""
 
@@ -43,14 +44,20 @@ class SecurityHeadersMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        docs = scope["path"].startswith(("/docs", "/redoc"))
+        path: str = scope["path"]
+        docs = path.startswith(("/docs", "/redoc"))
         policy = (DOCS_CSP if docs else CSP).encode()
-        api = scope["path"].startswith("/api/")
+        api = path.startswith("/api/")
+        # A release's scripts, styles, catalogs and images are never documents (an SVG can be
+        # one): the policies for documents would only add bytes to each of them (headers are
+        # sent in full on every answer of HTTP/1.1).
+        subresource = path.startswith("/r/") and not path.endswith(".svg")
+        ours = [(b"x-content-type-options", b"nosniff")] if subresource else None
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", []) if h[0] not in _OURS]
-                headers += [(b"content-security-policy", policy), *HEADERS]
+                headers += ours or [(b"content-security-policy", policy), *HEADERS]
                 if api:
                     headers = [h for h in headers if h[0] not in _CACHING]
                     headers += API_CACHE_HEADERS

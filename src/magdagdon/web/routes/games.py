@@ -7,7 +7,7 @@ from typing import Annotated, Any, cast
 from fastapi import APIRouter, Depends, Response, status
 
 from ...engine import Action, Difficulty, Game
-from ...store import GameRow, GameStatus, Store
+from ...store import GameInProgress, GameRow, GameStatus, Store
 from ..deps import (
     CurrentPlayer,
     SettingsDep,
@@ -54,17 +54,22 @@ _NOT_FOUND: dict[int | str, dict[str, Any]] = {
 async def create_game(
     body: GameCreate, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
 ) -> Response:
-    """Start a new game of a difficulty. Its dice come from a secret seed on the server."""
+    """Start a new game of a difficulty (201). Its dice come from a secret seed on the server.
+    With ``resume``, the unfinished regular game instead if there is one (200)."""
     if body.seed is not None and not settings.allow_test_seeds:
         raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
 
     def work() -> Response:
-        row = store.create_game(
-            player,
-            body.difficulty,
-            body.seed,
-            abandon=body.abandon,
-        )
+        if body.resume:
+            current = store.current_game(player, None)
+            if current is not None:
+                return view_response(current, store)
+        try:
+            row = store.create_game(player, body.difficulty, body.seed, abandon=body.abandon)
+        except GameInProgress as exc:
+            if not body.resume:
+                raise
+            return view_response(exc.current, store)  # started meanwhile (another tab): that one
         return view_response(row, store, status.HTTP_201_CREATED)
 
     return await run_store(store, work)

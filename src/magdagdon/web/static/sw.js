@@ -1,18 +1,43 @@
-// The service worker: the page's own files from a cache, so the installed game opens at once
-// and, without a network, shows its offline state instead of the browser's error page. Files are
-// served from the cache and refreshed from the network behind it (the next visit gets the new
-// ones). Nothing of /api/ is ever cached: the server is the authority on every game.
-const CACHE = "magdagdon-shell-v5";
+// The service worker of one release of the game (the server writes the release's hash into
+// RELEASE below): the game's files from a cache, so the installed game opens at once and, without a
+// network, shows its offline state instead of the browser's error page.
+//
+// Every file of a release is at /r/<release>/…, so its cache can only ever hold that release's
+// files, and a page of one release never loads another's. The game's pages (/ and /replay/…) come
+// from the network first, with the cached page when the network does not answer: after an upgrade
+// one reload gives the new page, which names only the new release's files. Nothing of /api/ is
+// ever cached: the server is the authority on every game. Other navigations (/openapi.json, an
+// icon, /docs) are left to the browser.
+const RELEASE = "__RELEASE__";
+const PREFIX = `/r/${RELEASE}`;
+const CACHE = `magdagdon-${RELEASE}`;
+const LANGUAGE = new URL(self.location.href).searchParams.get("lang") || "en";
+// What the game needs offline, in the page's language ({lang}). Anything else of the release (the
+// replay viewer, which needs the network anyway, other languages, the large icons) is kept here
+// once the page has loaded it.
 const SHELL = [
-  "/", "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg", "/icons/icon-192.png",
+  "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg",
   "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
-  "/js/i18n.js", "/js/input.js", "/js/name.js", "/js/preferences.js", "/js/replay.js", "/js/share.js", "/js/sheets.js",
+  "/js/i18n.js", "/js/input.js", "/js/name.js", "/js/preferences.js", "/js/share.js", "/js/sheets.js",
   "/js/stats.js", "/js/view.js", "/js/walkthrough.js",
-  "/i18n/en.json", "/i18n/et.json", "/i18n/sv.json",
+  "/i18n/{lang}.json", "/rules/{lang}.txt",
 ];
+const PAGE_WAIT = 3000; // ms a game page waits for the network before the cached one is shown
+
+const isGamePage = (url) => url.pathname === "/" || url.pathname.startsWith("/replay/");
+
+async function install() {
+  const cache = await caches.open(CACHE);
+  const page = await fetch("/", { cache: "no-cache" });
+  // the server may have moved on to a newer release since this worker was fetched: its page
+  // would name other files; this worker is then out of date and installs nothing
+  if (!page.ok || !(await page.clone().text()).includes(PREFIX)) throw new Error("another release");
+  await cache.put("/", page);
+  await cache.addAll(SHELL.map((path) => PREFIX + path.replace("{lang}", LANGUAGE)));
+}
 
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(install().then(() => self.skipWaiting()));
 });
 
 self.addEventListener("activate", (event) => {
@@ -23,21 +48,37 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// A game page: the network's (the current release), else after PAGE_WAIT or offline the cached.
+async function gamePage(request) {
+  const cache = await caches.open(CACHE);
+  const network = fetch(request).then((response) => {
+    if (response.ok && new URL(request.url).pathname === "/") cache.put("/", response.clone());
+    return response;
+  });
+  const cached = await cache.match("/");
+  if (!cached) return network;
+  const late = new Promise((resolve) => setTimeout(() => resolve(cached), PAGE_WAIT));
+  return Promise.race([network.catch(() => cached), late]);
+}
+
+// A file of this release: from the cache, else from the network and kept (a file of a release
+// never changes). A file of another release is the network's and never kept here.
+async function releaseFile(request, url) {
+  if (!url.pathname.startsWith(`${PREFIX}/`)) return fetch(request);
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(url.pathname);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) cache.put(url.pathname, response.clone());
+  return response;
+}
+
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/api/") || url.pathname.startsWith("/docs")) return; // never cached
-  const key = event.request.mode === "navigate" ? "/" : url.pathname;
-  event.respondWith(
-    caches.open(CACHE).then(async (cache) => {
-      const cached = await cache.match(key);
-      const fresh = fetch(event.request)
-        .then((response) => {
-          if (response.ok) cache.put(key, response.clone());
-          return response;
-        })
-        .catch(() => cached);
-      return cached || fresh;
-    }),
-  );
+  if (event.request.mode === "navigate") {
+    if (isGamePage(url)) event.respondWith(gamePage(event.request));
+    return;
+  }
+  if (url.pathname.startsWith("/r/")) event.respondWith(releaseFile(event.request, url));
 });

@@ -49,6 +49,13 @@ export class Api {
     return this.request("POST", "/api/games", body);
   }
 
+  // The unfinished regular game if there is one (any difficulty), else a new one: one request.
+  resumeOrCreate(difficulty, { seed = null } = {}) {
+    const body = { difficulty, resume: true };
+    if (seed !== null) body.seed = seed;
+    return this.request("POST", "/api/games", body);
+  }
+
   currentGame() {
     return this.request("GET", "/api/games/current");
   }
@@ -110,6 +117,6 @@ export class Api {
   }
 
   rules(language) {
-    return fetch(`/rules/${language}.txt`).then((r) => r.text());
+    return fetch(new URL(`../rules/${language}.txt`, import.meta.url)).then((r) => r.text());
   }
 }

@@ -36,4 +36,5 @@ if (replaying) {
 }
 // The page's own files from a cache (sw.js): the installed game opens at once, and offline it
 // says so and retries by itself rather than showing the browser's error page.
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
+// It keeps the catalog and rules of the page's language (a new language, a new worker).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register(`/sw.js?lang=${t.language}`).catch(() => {});

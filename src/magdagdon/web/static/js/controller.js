@@ -51,6 +51,17 @@ export class Controller {
   async start() {
     translatePage(this.doc, this.t);
     await this.run(async () => {
+      // Nothing remembered (a first visit): the game in progress or a new one, in one request.
+      if (!this.preferences.lastGame()) {
+        try {
+          const seed = this.seed === null ? null : Number(this.seed);
+          return this.setGame(await this.api.resumeOrCreate(this.preferences.difficulty() || "peaceful", { seed }));
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.code !== "game_unreadable") throw error;
+          this.view.announce(this.errorText(error)); // the damaged game is set aside
+          return this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
+        }
+      }
       let current = null;
       let unreadable = false;
       try {

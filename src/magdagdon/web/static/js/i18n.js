@@ -13,7 +13,8 @@ export function chooseLanguage(saved) {
 }
 
 export async function loadCatalog(language) {
-  const response = await fetch(`/i18n/${language}.json`);
+  // beside this module, of its own release (/r/<release>/i18n/): never another release's words
+  const response = await fetch(new URL(`../i18n/${language}.json`, import.meta.url));
   const catalog = await response.json();
   document.documentElement.lang = language;
   return translator(catalog, language);

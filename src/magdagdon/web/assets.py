@@ -1,0 +1,220 @@
+"""The browser client's files: named by the release's content hash, cached for a year,
+compressed, and the start page and the service worker written for the release.
+
+Every file of ``static/`` is served under ``/r/<release>/<path>``, where ``<release>`` is a hash
+of all of them: such an answer never changes, so it is cached for a year as ``immutable``, and a
+page of one release can never load a file of another (the modules import each other by
+relative paths, and the catalogs and rules are fetched relative to the modules). The start page
+(``/``, ``/replay/<id>``) names the release's files and preloads all that the board needs in one
+go: the style sheet, every module of the game (``modulepreload``) and the catalog of the
+language the browser asks for, so the board is usable after three round trips (the page, its
+files, the game). It is never cached without asking again (``no-cache``), nor is the service
+worker (``/sw.js``), whose cache is named by the release. The files at their plain paths
+(``/js/app.js``) are served too, for whatever linked them before, with ``no-cache`` and an ETag.
+
+Text files are compressed once per process, on first use: Brotli where the browser takes it,
+else gzip (``Vary: Accept-Encoding``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import brotli
+from starlette.requests import Request
+from starlette.responses import Response
+
+mimetypes.add_type("application/manifest+json", ".webmanifest")
+
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+LANGUAGES = ("en", "et", "sv")
+"""The client's languages, in the order a tie is broken (as ``js/i18n.js`` chooses)."""
+
+_COMPRESSIBLE = (".js", ".css", ".json", ".txt", ".svg", ".webmanifest", ".html")
+_GAME_MODULES = (
+    "app.js",
+    "api.js",
+    "controller.js",
+    "daily.js",
+    "dialogs.js",
+    "dom.js",
+    "i18n.js",
+    "input.js",
+    "name.js",
+    "preferences.js",
+    "share.js",
+    "sheets.js",
+    "stats.js",
+    "view.js",
+    "walkthrough.js",
+)
+"""The modules the game's page imports before its board is drawn (preloaded together)."""
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file's bytes and how to send them."""
+
+    body: bytes
+    media_type: str
+    etag: str
+
+    @property
+    def compressible(self) -> bool:
+        """Whether it is text worth compressing."""
+        return self.media_type.startswith("text/") or self.media_type in (
+            "application/javascript",
+            "application/json",
+            "application/manifest+json",
+            "image/svg+xml",
+        )
+
+
+class Assets:
+    """The client's files, read once, and the release they make (module docstring)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, Asset] = {}
+        digest = hashlib.sha256()
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            name = path.relative_to(root).as_posix()
+            body = path.read_bytes()
+            digest.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
+            media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if media_type.startswith("text/") or media_type == "application/javascript":
+                media_type += "; charset=utf-8"
+            etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+            self.files[name] = Asset(body, media_type, etag)
+        self.release = digest.hexdigest()[:16]
+        self.prefix = f"/r/{self.release}"
+        self._encoded: dict[tuple[str, str], bytes] = {}
+        self._pages: dict[str, Asset] = {}
+        self.worker = self._service_worker()
+
+    # --- the start page ------------------------------------------------------------------
+
+    def page(self, accept_language: str) -> Asset:
+        """The start page for a browser asking for ``accept_language``: the release's files,
+        all of the board's preloaded, with the catalog of the language the client will choose
+        (the first of the browser's that the game speaks, as ``js/i18n.js`` chooses)."""
+        language = choose_language(accept_language)
+        page = self._pages.get(language)
+        if page is None:
+            page = self._render(language)
+            self._pages[language] = page
+        return page
+
+    def _render(self, language: str) -> Asset:
+        html = self.files["index.html"].body.decode()
+        html = re.sub(r'(href|src)="/(?!/)', rf'\1="{self.prefix}/', html)
+        preloads = [
+            f'<link rel="modulepreload" href="{self.prefix}/js/{m}">' for m in _GAME_MODULES
+        ]
+        preloads.append(
+            f'<link rel="preload" href="{self.prefix}/i18n/{language}.json" as="fetch" crossorigin>'
+        )
+        html = html.replace("</head>", "\n".join(preloads) + "\n</head>", 1)
+        body = html.encode()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
+        return Asset(body, "text/html; charset=utf-8", etag)
+
+    # --- the service worker --------------------------------------------------------------
+
+    def _service_worker(self) -> Asset:
+        source = self.files["sw.js"].body.decode()
+        source = source.replace("__RELEASE__", self.release)
+        body = source.encode()
+        return Asset(body, "application/javascript; charset=utf-8", f'"{self.release}"')
+
+    # --- sending -------------------------------------------------------------------------
+
+    def encoded(self, key: str, asset: Asset, accept_encoding: str) -> tuple[bytes, str | None]:
+        """The body to send for ``asset`` and its ``Content-Encoding`` (None: as it is)."""
+        if not asset.compressible or len(asset.body) < 256:
+            return asset.body, None
+        accepted = {part.split(";")[0].strip().lower() for part in accept_encoding.split(",")}
+        for encoding in ("br", "gzip"):
+            if encoding in accepted:
+                found = self._encoded.get((key, encoding))
+                if found is None:
+                    found = compress(asset.body, encoding)
+                    self._encoded[(key, encoding)] = found
+                return found, encoding
+        return asset.body, None
+
+
+def compress(body: bytes, encoding: str) -> bytes:
+    """``body`` compressed as ``br`` (Brotli, the best it does for text) or ``gzip``."""
+    if encoding == "br":
+        return bytes(brotli.compress(body, mode=brotli.MODE_TEXT, quality=11))
+    return gzip.compress(body, compresslevel=9, mtime=0)
+
+
+def choose_language(accept_language: str) -> str:
+    """The first language of an ``Accept-Language`` header that the game speaks, else English
+    (weights are ignored: browsers list languages in the order of preference)."""
+    for part in accept_language.split(","):
+        base = part.split(";")[0].strip().lower().split("-")[0]
+        if base in LANGUAGES:
+            return base
+    return "en"
+
+
+def send(request: Request, key: str, asset: Asset, cache_control: str) -> Response:
+    """``asset`` as the answer to ``request``: 304 when the browser has it (``ETag``),
+    compressed when it takes that, with ``cache_control``."""
+    headers = {"cache-control": cache_control, "etag": asset.etag, "vary": "Accept-Encoding"}
+    if request.headers.get("if-none-match") == asset.etag:
+        return Response(status_code=304, headers=headers)
+    assets: Assets = request.app.state.assets
+    body, encoding = assets.encoded(key, asset, request.headers.get("accept-encoding", ""))
+    if encoding:
+        headers["content-encoding"] = encoding
+    return Response(body, media_type=asset.media_type, headers=headers)
+
+
+async def start_page(request: Request) -> Response:
+    """The game's page (``/``, ``/replay/<id>``), written for this release."""
+    assets: Assets = request.app.state.assets
+    language = request.headers.get("accept-language", "")
+    page = assets.page(language)
+    return send(request, f"page:{choose_language(language)}", page, REVALIDATE)
+
+
+async def service_worker(request: Request) -> Response:
+    """``/sw.js``: the service worker of this release (its cache is named by the release)."""
+    assets: Assets = request.app.state.assets
+    return send(request, "sw.js", assets.worker, REVALIDATE)
+
+
+async def release_file(request: Request) -> Response:
+    """``/r/<release>/<path>``: a file of this release, cached for a year; another release's
+    files are gone (404: a page must never mix the files of two releases)."""
+    assets: Assets = request.app.state.assets
+    path = request.path_params["path"]
+    asset = assets.files.get(path)
+    if request.path_params["release"] != assets.release or asset is None or path == "sw.js":
+        return Response("Not found", status_code=404, media_type="text/plain")
+    return send(request, path, asset, IMMUTABLE)
+
+
+async def plain_file(request: Request) -> Response:
+    """A file at its plain path (``/css/app.css``): always checked again (``no-cache``), so a
+    copy kept by a browser or a proxy is never used once the release changes."""
+    assets: Assets = request.app.state.assets
+    path = request.path_params["path"]
+    if path in ("", "index.html"):
+        return await start_page(request)
+    if path == "sw.js":
+        return await service_worker(request)
+    asset = assets.files.get(path)
+    if asset is None:
+        return Response("Not found", status_code=404, media_type="text/plain")
+    return send(request, path, asset, REVALIDATE)
