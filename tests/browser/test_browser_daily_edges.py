@@ -140,6 +140,7 @@ def test_the_guided_tour_stays_out_of_a_daily(browser: Any, live_server: str) ->
     expect(page.locator("#tour")).to_have_count(0)
     page.click("#menu-button")
     page.click("#sheet [data-intent='back-to-game']")
+    expect(page.locator("#difficulty-chip")).not_to_contain_text("Daily")  # the game is back
     page.reload()
     expect(page.locator("#tour")).to_be_visible()
     context.close()
