@@ -176,9 +176,9 @@ def test_the_nginx_server_block_serves_the_game_over_tls(tmp_path: Path) -> None
         app_port = server.url.rpartition(":")[2]
         here = (
             block.replace("listen [::]:80;", "")
-            .replace("listen [::]:443 ssl;", "")
+            .replace("listen [::]:443 ssl http2;", "")
             .replace("listen 80;", f"listen 127.0.0.1:{http_port};")
-            .replace("listen 443 ssl;", f"listen 127.0.0.1:{https_port} ssl;")
+            .replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
             .replace("/etc/letsencrypt/live/magdagdon.example.org/fullchain.pem", str(cert))
             .replace("/etc/letsencrypt/live/magdagdon.example.org/privkey.pem", str(key))
             .replace("http://127.0.0.1:8000", f"http://127.0.0.1:{app_port}")
