@@ -1,0 +1,17 @@
+"""The Firefox and WebKit tests' live server, as the Chromium tests have."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ..utils.server import running_server
+
+
+@pytest.fixture(scope="package")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``magdagdon serve`` on a temporary SQLite file, test seeds allowed; its base URL."""
+    db = tmp_path_factory.mktemp("live") / "magdagdon.db"
+    with running_server(f"sqlite:///{db}") as base:
+        yield base
