@@ -9,7 +9,7 @@
 //   {"op": "evaluate", "source": "async (a) => …", "args": [1]}   the function's (awaited) value
 //   {"op": "offline", "on": true}                 the browser's own offline mode
 //   {"op": "clipboard"}                           the clipboard's text
-//   {"op": "errors"}                              uncaught errors and console errors so far
+//   {"op": "errors"}                              uncaught errors and console errors since asked last
 import readline from "node:readline";
 import puppeteer from "puppeteer-core";
 
@@ -55,7 +55,7 @@ const commands = {
   evaluate: ({ source, args }) => page.evaluate(`(${source})(...${JSON.stringify(args)})`),
   offline: async ({ on }) => void (await page.setOfflineMode(on)),
   clipboard: () => page.evaluate(() => navigator.clipboard.readText()),
-  errors: () => errors,
+  errors: () => errors.splice(0), // and forgets them
 };
 
 const say = (answer) => process.stdout.write(`${JSON.stringify(answer)}\n`);

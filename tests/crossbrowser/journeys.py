@@ -4,12 +4,14 @@ test_webkit.py run each in their own browser (their classes inherit these method
 
 A whole game to GAME OVER through the page's buttons (a Majda Power, a RUIN) and then its
 replay, a reload in the middle of a turn, the daily to its end with SHARE (the clipboard's text
-read back), SHARE from the daily's list, and a lost connection that the page says and survives.
+read back), SHARE from the daily's list, and a lost connection that the page says and survives;
+and that an error in the page would be seen.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +174,22 @@ class Journeys:
         view = wait_for_version(page, view["id"], 1)
         assert view["version"] == 1 and view["phase"] == "place"
         page.wait_for("[data-die='3']")
+
+    def test_errors_in_the_page_are_seen(self, page: Page) -> None:
+        """What every test ends with, no error in the page, would see one: an exception, a
+        rejected promise nobody handles, and console.error."""
+        open_game(page)
+        page.evaluate(
+            """() => {
+                setTimeout(() => { throw new Error("thrown on purpose"); });
+                Promise.reject(new Error("rejected on purpose"));
+                console.error("said on purpose");
+            }"""
+        )
+        wanted = ["thrown on purpose", "rejected on purpose", "said on purpose"]
+        seen: list[str] = []
+        deadline = time.monotonic() + page.timeout
+        while not all(any(w in error for error in seen) for w in wanted):
+            assert time.monotonic() < deadline, seen
+            time.sleep(0.1)
+            seen += page.errors()

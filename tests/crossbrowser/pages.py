@@ -91,7 +91,8 @@ class Page(ABC):
 
     @abstractmethod
     def errors(self) -> list[str]:
-        """The page's uncaught errors, unhandled rejections and console errors so far."""
+        """The page's uncaught errors, unhandled rejections and console errors since asked
+        last (or since the page opened)."""
 
     # The same in every browser.
 

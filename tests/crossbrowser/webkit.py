@@ -53,6 +53,12 @@ COLLECT_ERRORS = """() => {
   console.error = (...args) => { note(`console.error: ${args.join(" ")}`); error(...args); };
 }"""
 
+TAKE_ERRORS = """() => {
+  const seen = JSON.parse(sessionStorage.getItem("test.errors") || "[]");
+  sessionStorage.removeItem("test.errors");
+  return seen;
+}"""
+
 # Calls the function (its source and arguments spliced in) and reports through WebDriver's
 # callback, the last argument: {value} or {error}.
 ASYNC_CALL = """const done = arguments[arguments.length - 1];
@@ -210,9 +216,7 @@ class WebKitPage(Page):
         return self.webkit.clipboard()
 
     def errors(self) -> list[str]:
-        errors: list[str] = self.evaluate(
-            "() => JSON.parse(sessionStorage.getItem('test.errors') || '[]')"
-        )
+        errors: list[str] = self.evaluate(TAKE_ERRORS)
         return errors
 
     def close(self) -> None:
