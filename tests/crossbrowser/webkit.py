@@ -120,7 +120,6 @@ class WebKit:
                 pass
             assert time.monotonic() < deadline, "WebKitWebDriver did not start"
             time.sleep(0.1)
-        self.version = ""
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         """One WebDriver command; its value (an error raises WebDriverError)."""
@@ -167,7 +166,6 @@ class WebKitPage(Page):
             "webkitgtk:browserOptions": {"binary": minibrowser(), "args": ["--automation"]},
         }
         session = webkit.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
-        webkit.version = session["capabilities"]["browserVersion"]
         self.session = f"/session/{session['sessionId']}"
         # a returning visitor: the guided tour would cover the board
         self.goto("/api/health")
