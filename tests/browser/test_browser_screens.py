@@ -249,3 +249,33 @@ def test_a_damaged_game_does_not_lock_the_player_out(browser: Any, tmp_path: Any
         games = UiPlayer(page, base).view()
         assert games["version"] == 0 and games["phase"] == "roll"
         context.close()
+
+
+def test_a_closed_result_stays_closed_after_a_reload(page: Any, live_server: str) -> None:
+    """A finished game's result sheet came back on every reload once closed, until NEW GAME:
+    once closed (the close button or Escape) it stays closed, and RESULT on the board opens
+    it."""
+    page.goto(live_server)
+    page.wait_for_selector("#app[aria-busy='false'] [data-intent='roll']")
+    result = page.locator("#actions [data-intent='open'][data-screen='over']")
+    for seed, close in ((12, "button"), (13, "Escape")):
+        final = finish_game_quickly(page, live_server, "survival", seed)
+        shown = str(final["final_score"]["total"]).replace("-", "−")
+        # the page shows the last game it remembers again, when it is finished
+        page.evaluate("id => localStorage.setItem('magdagdon.lastGame', id)", final["id"])
+        page.reload()
+        page.wait_for_selector("#sheet[open] .final-score")  # not closed yet: shown again
+        assert page.locator(".final-score").inner_text() == shown
+        if close == "Escape":
+            page.keyboard.press("Escape")
+        else:
+            page.click("#sheet [data-intent='close']")
+        page.wait_for_selector("#sheet:not([open])", state="attached")
+        page.reload()
+        result.wait_for()  # the finished game on the board
+        page.wait_for_selector("#app[aria-busy='false']")
+        assert not page.locator("#sheet").evaluate("sheet => sheet.open"), close
+        result.click()  # the result is a tap away
+        page.wait_for_selector("#sheet[open] .final-score")
+        assert page.locator(".final-score").inner_text() == shown
+        page.keyboard.press("Escape")

@@ -45,7 +45,10 @@ export class Controller {
     const saved = preferences.animations();
     this.animations = saved === null ? !matchMedia("(prefers-reduced-motion: reduce)").matches : saved;
     this.view.setMotion(this.animations);
-    dialogs.onSheetClosed(() => { this.screen = null; });
+    dialogs.onSheetClosed(() => {
+      this.leaveScreen(); // closed by the browser (Escape)
+      this.screen = null;
+    });
   }
 
   async start() {
@@ -72,8 +75,8 @@ export class Controller {
         this.view.announce(this.errorText(error)); // the damaged game is set aside
       }
       // The last game shown, when it was not the regular game in progress: today's daily
-      // (being played or just finished) is shown again; after a reload on the game-over sheet,
-      // that result again rather than a new game.
+      // (being played or just finished) is shown again; after a reload on a finished game, that
+      // game again rather than a new one (its result sheet too, unless the player closed it).
       const last = unreadable ? null : this.preferences.lastGame();
       const remembered = last && (!current || current.id !== last) ? await this.api.game(last).catch(() => null) : null;
       if (remembered && remembered.daily && await this.isToday(remembered.daily.date)) return this.setGame(remembered);
@@ -118,7 +121,14 @@ export class Controller {
     if (game.phase !== "place" && game.phase !== "magdagdon") this.ui.reroll = false;
     if (game.phase !== "magdagdon") this.ui.ruinMode = false;
     if (game.phase === "magdagdon" && !wasMagdagdon && this.animations) this.view.shake();
-    if (game.phase === "over" && !wasOver && this.screen === null) this.open("over");
+    if (game.phase === "over" && !wasOver && this.screen === null && !this.preferences.resultClosed(game.id)) this.open("over");
+  }
+
+  // The player leaves the open screen (closes the sheet, or opens another screen from it): a
+  // finished game's result, once left, is not opened again by itself on a reload; RESULT on
+  // the board opens it.
+  leaveScreen() {
+    if (this.screen === "over" && this.game && this.game.phase === "over") this.preferences.setResultClosed(this.game.id);
   }
 
   render() {
@@ -558,7 +568,10 @@ export class Controller {
   }
 
   async open(screen) {
-    if (screen !== this.screen) this.shared = { id: null, status: "", text: "" };
+    if (screen !== this.screen) {
+      this.leaveScreen();
+      this.shared = { id: null, status: "", text: "" };
+    }
     this.screen = screen;
     if (screen === "daily") return this.loadDaily();
     if (screen === "leaderboard") return this.loadLeaderboard();
@@ -589,6 +602,7 @@ export class Controller {
   }
 
   close() {
+    this.leaveScreen();
     this.dialogs.closeSheet();
     this.screen = null;
   }

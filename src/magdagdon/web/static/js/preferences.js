@@ -1,13 +1,16 @@
 // What this browser remembers between visits, and the one place that touches localStorage:
-// the language, whether to animate, the difficulty of the last game (for the next new game) and
+// the language, whether to animate, the difficulty of the last game (for the next new game),
 // the id of the last game (to show a finished game's result, or the daily being played, again
-// after a reload).
+// after a reload) and the finished games whose result the player closed (not shown again by
+// itself; RESULT on the board opens it).
 
 const LANGUAGE_KEY = "magdagdon.language";
 const MOTION_KEY = "magdagdon.animations";
 const DIFFICULTY_KEY = "magdagdon.difficulty";
 const LAST_GAME_KEY = "magdagdon.lastGame";
 const TOUR_KEY = "magdagdon.tourSeen";
+const CLOSED_RESULTS_KEY = "magdagdon.closedResults";
+const CLOSED_RESULTS_KEPT = 20; // the most recent; a reload shows only the last game anyway
 
 export class Preferences {
   constructor(storage) {
@@ -54,5 +57,25 @@ export class Preferences {
   rememberGame(game) {
     if (!game.daily) this.storage.setItem(DIFFICULTY_KEY, game.difficulty);
     this.storage.setItem(LAST_GAME_KEY, game.id);
+  }
+
+  // whether the player closed this finished game's result sheet in this browser
+  resultClosed(id) {
+    return this.closedResults().includes(id);
+  }
+
+  setResultClosed(id) {
+    const ids = this.closedResults().filter((other) => other !== id);
+    ids.push(id);
+    this.storage.setItem(CLOSED_RESULTS_KEY, JSON.stringify(ids.slice(-CLOSED_RESULTS_KEPT)));
+  }
+
+  closedResults() {
+    try {
+      const ids = JSON.parse(this.storage.getItem(CLOSED_RESULTS_KEY));
+      return Array.isArray(ids) ? ids : [];
+    } catch {
+      return []; // not ours, or damaged: nothing was closed
+    }
   }
 }
