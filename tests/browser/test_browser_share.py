@@ -4,9 +4,12 @@ that text to the clipboard where the browser has no Web Share."""
 
 from __future__ import annotations
 
+import re
+import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from ..utils.ui import screenshot
 from .test_browser_screens import finish_game_quickly
@@ -144,3 +147,117 @@ def test_share_a_regular_game_copies_its_text(clipboard_page: Any, live_server: 
     assert page.locator(".share-note").inner_text() == "Copied to the clipboard."
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, "share-regular-360x740")
+
+
+# WebKit's rule (and so every iPhone browser's), which Chromium does not keep: the clipboard
+# only within the tap itself. A write after the tap's handler awaited a request is refused
+# (NotAllowedError); a ClipboardItem whose text is a promise, written within the tap, is not.
+WITHIN_THE_TAP = """(() => {
+  let tapping = false;
+  window.clipboardCalls = [];
+  addEventListener("click", () => {
+    tapping = true;
+    setTimeout(() => { tapping = false; });
+  }, true);
+  const clipboard = navigator.clipboard;
+  for (const name of ["writeText", "write"]) {
+    const real = clipboard[name].bind(clipboard);
+    clipboard[name] = (...args) => {
+      window.clipboardCalls.push({ name, tapping });
+      if (tapping) return real(...args);
+      return Promise.reject(new DOMException("not in a tap", "NotAllowedError"));
+    };
+  }
+})()"""
+
+
+def webkit_daily_page(browser: Any, base: str, day: str) -> Any:
+    """A new player's page living on ``day``, no Web Share, its clipboard readable and kept
+    to WebKit's rule."""
+    from .test_browser_daily import day_context, open_page
+
+    context = day_context(browser, base, day)
+    context.add_init_script(WITHIN_THE_TAP)
+    return open_page(context, base)
+
+
+class Held:
+    """Requests held back (the page waits for them) until ``release``."""
+
+    def __init__(self, page: Any, pattern: str) -> None:
+        self.page, self.pattern, self.routes = page, pattern, []
+        page.route(pattern, self.hold)
+
+    def hold(self, route: Any) -> None:
+        self.routes.append(route)
+
+    def release(self) -> None:
+        for route in self.routes:
+            route.continue_()
+        self.page.unroute(self.pattern)
+
+
+def expected_text(page: Any, base: str, game: Any) -> str:
+    """SHARE's text of a game view (shareText, whose exact words are checked above)."""
+    texts: list[str] = page.evaluate(SHARE_TEXTS, ["en", [game], base])
+    return texts[0]
+
+
+def test_share_from_the_daily_list_copies_within_the_tap(browser: Any, live_server: str) -> None:
+    """SHARE in the daily list awaited two requests before writing the clipboard, which WebKit
+    refuses ("Copy this text" instead): the list fetches what SHARE needs when it is drawn,
+    and a tap before that arrived gives the clipboard a promise of the text."""
+    from .test_browser_daily import api, open_menu_item, play_through_api
+
+    page = webkit_daily_page(browser, live_server, "2027-02-10")
+    daily = api(page, live_server, "POST", "/api/daily/survival")
+    final = play_through_api(page, live_server, daily, to_the_end=True)
+    board = f"/api/daily/{final['daily']['date']}/survival/leaderboard"
+    deadline = time.monotonic() + 30
+    while (par := api(page, live_server, "GET", board)["par"]) is None:  # the coach's score
+        assert time.monotonic() < deadline, "no par within 30 s"
+        page.wait_for_timeout(200)
+    expected = expected_text(page, live_server, {**final, "par": par})
+    assert f"· Coach {par}".replace("-", "−") in expected
+
+    held = Held(page, f"**/api/games/{final['id']}")  # the list's fetch of the game, held
+    open_menu_item(page, "daily")
+    share = page.locator(f"#sheet [data-intent='share'][data-game='{final['id']}']")
+    share.click()  # before the game arrived
+    held.release()
+    expect(page.locator("#sheet .share-note")).to_have_text("Copied to the clipboard.")
+    assert clipboard(page) == expected
+    share.click()  # and once it is here
+    expect(page.locator("#sheet .share-note")).to_have_text("Copied to the clipboard.")
+    assert clipboard(page) == expected
+    calls = page.evaluate("window.clipboardCalls")
+    assert [c["name"] for c in calls] == ["write", "writeText"] and all(c["tapping"] for c in calls)
+    assert page.locator("#share-text").count() == 0  # never "Copy this text"
+    screenshot(page, "share-daily-list-390x844")
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_share_while_the_coach_plays_copies_within_the_tap(browser: Any, live_server: str) -> None:
+    """SHARE on a daily's result while "The coach is playing these dice…" awaited the
+    leaderboard before writing the clipboard: it copies what the sheet shows at once."""
+    from .test_browser_daily import api, finish_in_page, play_through_api
+
+    page = webkit_daily_page(browser, live_server, "2027-02-11")
+    daily = api(page, live_server, "POST", "/api/daily/peaceful")
+    view = play_through_api(page, live_server, daily)
+    # the page shows the daily after a reload (today's, the last game it showed)
+    page.evaluate("id => localStorage.setItem('magdagdon.lastGame', id)", daily["id"])
+    held = Held(page, "**/leaderboard")  # the par and standing, held
+    final = finish_in_page(page, live_server, view)
+    expect(page.locator("#sheet .daily-coach")).to_have_text("The coach is playing these dice…")
+    page.click("#sheet [data-intent='share']")
+    expect(page.locator("#sheet .share-note")).to_have_text("Copied to the clipboard.")
+    assert clipboard(page) == expected_text(page, live_server, {**final, "par": None})
+    assert page.evaluate("window.clipboardCalls") == [{"name": "writeText", "tapping": True}]
+    held.release()
+    expect(page.locator("#sheet .daily-coach")).to_have_text(
+        re.compile(r"^The coach scored −?\d+ on these dice\.$"), timeout=30_000
+    )
+    assert not page.errors, page.errors
+    page.context.close()

@@ -40,6 +40,7 @@ export class Controller {
     this.stats = { difficulty: "peaceful", data: null, error: "" };
     this.result = { id: null, board: null, waiting: false }; // a finished daily's standing and par
     this.shared = { id: null, status: "", text: "" }; // what SHARE did last
+    this.shares = new Map(); // the finished games SHARE may tell, by id ({game, failed, promise})
     this.seed = new URLSearchParams(location.search).get("seed"); // test servers only
     this.regular = null; // the last regular game shown: {id, over}
     const saved = preferences.animations();
@@ -511,6 +512,10 @@ export class Controller {
       this.daily.error = this.errorText(error);
     }
     if (this.screen === "daily") this.paint();
+    // the finished ones' SHARE needs their games and pars: fetched now, before the tap
+    for (const g of this.daily.info && !this.daily.error ? this.daily.info.games : []) {
+      if (g.status === "over" && g.game_id && g.game_id !== this.game?.id) this.prepareShare(g.game_id);
+    }
   }
 
   async loadStats() {
@@ -545,26 +550,59 @@ export class Controller {
   }
 
   // SHARE a finished game (the one on the board, or one of the daily list): Web Share, else
-  // the clipboard; the sheet says what happened.
+  // the clipboard; the sheet says what happened. The browser is asked within the tap itself:
+  // WebKit (every iPhone browser) refuses the clipboard and the share sheet once the tap's
+  // handler has awaited a request. So the text is made from what is at hand: the game on the
+  // board with the par shown, or a game of the daily list, fetched when the list was drawn
+  // (prepareShare). A text still on its way goes to the clipboard as a promise (share.js).
   async shareGame(id) {
-    let game = this.game && this.game.id === id ? this.game : null;
+    const origin = location.origin;
+    const known = this.shareableNow(id);
+    const text = known
+      ? shareText(this.t, known, { origin })
+      : this.prepareShare(id).then((game) => shareText(this.t, game, { origin }));
+    let status;
     try {
-      if (!game) game = await this.api.game(id);
-      if (game.daily && (game.par === null || game.par === undefined)) {
-        const board = this.result.id === id && this.result.board ? this.result.board : await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => null);
-        if (board && board.par !== null) game = { ...game, par: board.par };
-      }
+      status = await share(text);
+      this.shared = { id, status, text: await text };
     } catch (error) {
-      this.view.announce(this.errorText(error));
+      this.view.announce(this.errorText(error)); // the game could not be fetched
       return;
     }
-    const text = shareText(this.t, game, { origin: location.origin });
-    const status = await share(text);
-    this.shared = { id, status, text };
     if (status === "copied") this.view.announce(this.t("share_copied"));
     if (status === "failed") this.view.announce(this.t("share_copy_yourself"));
     if (this.screen) this.paint();
     if (status === "failed") this.doc.getElementById("share-text")?.select();
+  }
+
+  // A finished game's view as SHARE tells it, with a daily's par when it is known, if it is at
+  // hand now (no request); else null.
+  shareableNow(id) {
+    const game = this.game && this.game.id === id ? this.game : this.shares.get(id)?.game;
+    if (!game) return null;
+    const board = this.result.id === id ? this.result.board : null;
+    const par = game.par ?? (board ? board.par : null);
+    return par === null || par === undefined ? game : { ...game, par };
+  }
+
+  // Fetches a finished game for SHARE, with a daily's par (from its leaderboard) once it is
+  // computed, and keeps it; asked again while the par is unknown or after a failure. The
+  // promise of the game.
+  prepareShare(id) {
+    const kept = this.shares.get(id);
+    const pending = kept && !kept.game && !kept.failed;
+    const complete = kept && kept.game && (!kept.game.daily || (kept.game.par !== null && kept.game.par !== undefined));
+    if (pending || complete) return kept.promise;
+    const entry = { game: null, failed: false, promise: null };
+    entry.promise = (async () => {
+      const game = await this.api.game(id);
+      if (!game.daily || (game.par !== null && game.par !== undefined)) return game;
+      const board = await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => null);
+      return board && board.par !== null && board.par !== undefined ? { ...game, par: board.par } : game;
+    })();
+    entry.promise.then((game) => { entry.game = game; }, () => { entry.failed = true; }); // (said when SHARE is pressed)
+    this.shares.set(id, entry);
+    return entry.promise;
   }
 
   async open(screen) {

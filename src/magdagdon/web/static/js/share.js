@@ -41,8 +41,12 @@ export function shareText(t, game, { origin }) {
 }
 
 // Passes the text on: Web Share where the browser has it, else the clipboard. "shared",
-// "cancelled" (the player closed the share sheet), "copied" or "failed".
-export async function share(text, nav = navigator) {
+// "cancelled" (the player closed the share sheet), "copied" or "failed". `text` is the text, or
+// a promise of it: the browser must be asked within the tap (WebKit refuses once the tap's
+// handler has awaited anything), so a text still on its way goes to the clipboard as a promise
+// (a ClipboardItem, WebKit's way); without ClipboardItem, the text is passed on once it is here.
+export async function share(text, nav = navigator, Item = globalThis.ClipboardItem) {
+  if (typeof text !== "string") return shareLater(text, nav, Item);
   if (typeof nav.share === "function") {
     try {
       await nav.share({ text });
@@ -58,4 +62,18 @@ export async function share(text, nav = navigator) {
   } catch (error) {
     return "failed";
   }
+}
+
+async function shareLater(promise, nav, Item) {
+  if (typeof Item === "function" && nav.clipboard && typeof nav.clipboard.write === "function") {
+    try {
+      const blob = promise.then((text) => new Blob([text], { type: "text/plain" }));
+      blob.catch(() => {}); // a text that did not come is said below, not as an uncaught error
+      await nav.clipboard.write([new Item({ "text/plain": blob })]);
+      return "copied";
+    } catch (error) {
+      // refused, or the text did not come: as without ClipboardItem
+    }
+  }
+  return share(await promise, nav, Item);
 }
