@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from playwright.sync_api import expect
+
 from ..utils.api import ViewPlayer
 from ..utils.ui import UiPlayer, screenshot
 from .test_browser_play import open_game
+from .test_browser_replay import words
 
 
 class PageClient:
@@ -279,3 +283,71 @@ def test_a_closed_result_stays_closed_after_a_reload(page: Any, live_server: str
         page.wait_for_selector("#sheet[open] .final-score")
         assert page.locator(".final-score").inner_text() == shown
         page.keyboard.press("Escape")
+
+
+PHONES = [(360, 740), (375, 667), (390, 844)]
+
+
+def lines_of(page: Any, selector: str) -> int:
+    """How many lines the element's text takes."""
+    count: int = page.evaluate(
+        """selector => {
+            const range = document.createRange();
+            range.selectNodeContents(document.querySelector(selector));
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        }""",
+        selector,
+    )
+    return count
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_offline_the_header_and_the_note_read_cleanly(
+    browser: Any, live_server: str, language: str
+) -> None:
+    """Offline (the API unreachable) the difficulty chip was an empty pill and the note that
+    the game waits wrapped onto five lines: no chip before there is a game, and the note (the
+    game's and the replay's) takes one or two lines on a phone."""
+    for width, height in PHONES:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale=language, reduced_motion="reduce"
+        )
+        page = context.new_page()
+        page.route("**/api/**", lambda route: route.abort("internetdisconnected"))
+        for path, key in (
+            ("/", "connection_lost"),
+            ("/replay/0123456789abcdef01234567", "replay_offline"),
+        ):
+            page.goto(live_server + path)
+            note = page.locator("#connection:not([hidden])")
+            note.wait_for()
+            assert note.inner_text() == words(language, key)
+            assert lines_of(page, "#connection") <= 2, (path, width)
+            box = note.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
+            if path == "/":
+                expect(page.locator("#difficulty-chip")).to_be_hidden()
+                expect(page.locator("#menu-button")).to_be_visible()
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                name = "offline" if path == "/" else "replay-offline"
+                screenshot(page, f"{name}-{language}-{scheme}-{width}x{height}")
+            page.emulate_media(color_scheme="light")
+        context.close()
+
+
+def test_rules_offline_say_so_and_load_once_back(page: Any, live_server: str) -> None:
+    """RULES offline stayed on "Loading…" (the rules texts are files of the page, which the
+    service worker may not hold): it says the network is missing, and TRY AGAIN loads them."""
+    page.goto(live_server)
+    page.wait_for_selector("#app[aria-busy='false'] [data-intent='roll']")
+    page.route("**/rules/*.txt", lambda route: route.abort("internetdisconnected"))
+    page.keyboard.press("?")
+    alert = page.locator("#sheet-body .error-text[role='alert']")
+    expect(alert).to_have_text(words("en", "rules_offline"))
+    assert "Loading" not in page.locator("#sheet-body").inner_text()
+    screenshot(page, "rules-offline-390x844")
+    page.unroute("**/rules/*.txt")
+    page.click("#sheet [data-intent='open'][data-screen='rules']")  # TRY AGAIN
+    page.wait_for_selector("#sheet-body h3:has-text('GOAL')")
+    assert page.locator("#sheet-body .error-text").count() == 0

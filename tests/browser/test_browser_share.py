@@ -209,7 +209,7 @@ def test_share_from_the_daily_list_copies_within_the_tap(browser: Any, live_serv
     and a tap before that arrived gives the clipboard a promise of the text."""
     from .test_browser_daily import api, open_menu_item, play_through_api
 
-    page = webkit_daily_page(browser, live_server, "2027-02-10")
+    page = webkit_daily_page(browser, live_server, "2027-04-20")
     daily = api(page, live_server, "POST", "/api/daily/survival")
     final = play_through_api(page, live_server, daily, to_the_end=True)
     board = f"/api/daily/{final['daily']['date']}/survival/leaderboard"
@@ -243,7 +243,7 @@ def test_share_while_the_coach_plays_copies_within_the_tap(browser: Any, live_se
     leaderboard before writing the clipboard: it copies what the sheet shows at once."""
     from .test_browser_daily import api, finish_in_page, play_through_api
 
-    page = webkit_daily_page(browser, live_server, "2027-02-11")
+    page = webkit_daily_page(browser, live_server, "2027-04-21")
     daily = api(page, live_server, "POST", "/api/daily/peaceful")
     view = play_through_api(page, live_server, daily)
     # the page shows the daily after a reload (today's, the last game it showed)

@@ -116,7 +116,11 @@ export class Api {
     return this.request("GET", "/api/players/me/stats");
   }
 
-  rules(language) {
-    return fetch(new URL(`../rules/${language}.txt`, import.meta.url)).then((r) => r.text());
+  // A rules screen's text (a file of the page, not the API): a TypeError when there is no
+  // network (and the service worker has no copy), an ApiError when the server refuses it.
+  async rules(language) {
+    const response = await fetch(new URL(`../rules/${language}.txt`, import.meta.url));
+    if (!response.ok) throw new ApiError(response.status, "http_error", response.statusText, {});
+    return response.text();
   }
 }

@@ -26,6 +26,7 @@ export class Controller {
     this.screen = null;
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameMax: null, nameError: "" };
     this.rulesTexts = {}; // by language
+    this.rulesError = ""; // why the rules text did not load (offline, say)
     this.daily = { info: null, error: "", notice: "" }; // today's dailies (GET /api/daily)
     // a sheet to open once the current request is done (today's dailies after one ended, or
     // from the address: /?open=daily, where a replay of a daily not over yet sends a player)
@@ -624,8 +625,15 @@ export class Controller {
     }
     const language = this.t.language;
     if (screen === "rules" && !(language in this.rulesTexts)) {
+      this.rulesError = "";
       this.paint();
-      this.rulesTexts[language] = await this.api.rules(language);
+      try {
+        this.rulesTexts[language] = await this.api.rules(language);
+      } catch (error) {
+        // no network (offline, and the file not in the service worker's cache), or refused
+        this.rulesError = this.t(error instanceof ApiError ? "rules_failed" : "rules_offline");
+      }
+      if (this.screen !== "rules") return;
     }
     this.paint();
   }
@@ -634,7 +642,7 @@ export class Controller {
   paint() {
     const t = this.t;
     this.dialogs.paintSheet(this.screen, {
-      t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, reviewed: this.reviewed, animations: this.animations,
+      t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, rulesError: this.rulesError, reviewed: this.reviewed, animations: this.animations,
       daily: this.daily, leaderboard: this.leaderboard, stats: this.stats, result: this.result.id === this.game?.id ? this.result : null, shared: this.shared,
     });
   }

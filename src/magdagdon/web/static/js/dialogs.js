@@ -14,7 +14,7 @@ const SCREENS = {
   menu: ({ t, game }) => sheets.menu(t, { onDaily: Boolean(game && game.daily) }),
   scores: ({ t, scores }) => sheets.scores(t, scores),
   settings: ({ t, game, animations }) => sheets.settings(t, { difficulty: game && game.difficulty, language: t.language, animations }),
-  rules: ({ t, rules }) => sheets.rules(t, rules),
+  rules: ({ t, rules, rulesError }) => sheets.rules(t, rules, rulesError),
   about: ({ t }) => sheets.about(t),
   over: ({ t, game, result, shared }) => sheets.gameOver(t, game, { result, shared }),
   daily: ({ t, game, daily, shared }) => dailySheet(t, { ...daily, onDaily: Boolean(game && game.daily), shared }),
@@ -40,8 +40,9 @@ export class Dialogs {
   }
 
   // Draws the screen into the sheet, opening it if it is closed. state: {t, game, scores, rules
-  // (the rules text in t's language, null until loaded), reviewed, animations, daily, leaderboard,
-  // stats, result (a finished daily's standing), shared (what SHARE did)}.
+  // (the rules text in t's language, null until loaded), rulesError (why it did not load),
+  // reviewed, animations, daily, leaderboard, stats, result (a finished daily's standing),
+  // shared (what SHARE did)}.
   paintSheet(screen, state) {
     const build = SCREENS[screen];
     if (!build) return;

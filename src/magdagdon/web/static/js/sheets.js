@@ -72,8 +72,14 @@ export function settings(t, { difficulty, language, animations }) {
   ];
 }
 
-// Rules text: headings in capitals, bullets starting with "•", other lines paragraphs.
-export function rules(t, text) {
+// Rules text: headings in capitals, bullets starting with "•", other lines paragraphs. error:
+// why the text did not load (offline, say), with TRY AGAIN.
+export function rules(t, text, error = "") {
+  if (text === null && error) {
+    return [t("rules"),
+      el("p", { class: "error-text", role: "alert", text: error }),
+      el("div", { class: "actions" }, button("open", t("try_again"), { "data-screen": "rules" }))];
+  }
   if (text === null) return [t("rules"), el("p", { text: t("loading") })];
   const out = [];
   let list = null;
