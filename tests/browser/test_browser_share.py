@@ -185,7 +185,8 @@ class Held:
     """Requests held back (the page waits for them) until ``release``."""
 
     def __init__(self, page: Any, pattern: str) -> None:
-        self.page, self.pattern, self.routes = page, pattern, []
+        self.page, self.pattern = page, pattern
+        self.routes: list[Any] = []
         page.route(pattern, self.hold)
 
     def hold(self, route: Any) -> None:
