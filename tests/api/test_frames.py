@@ -71,7 +71,18 @@ def test_a_finished_game_is_watchable_by_anyone_with_the_link(client: TestClient
     assert watched["difficulty"] == "survival" and watched["daily"] is None
     assert watched["score"] == view["final_score"]["total"] == watched["frames"][-1]["score"]
     assert watched["turns"] == view["turns"]
+    assert watched["powers_total"] == 1  # SURVIVAL's one Majda Power
     assert "seed" not in str(watched)
+
+
+def test_frames_say_whether_the_difficulty_has_powers(client: TestClient) -> None:
+    """The viewer showed "Powers 0" in NIGHTMARE, which has none: the frames say how many
+    Majda Powers the game's difficulty gives (the engine's), and the viewer shows no count
+    when it is 0."""
+    for difficulty, powers in (("peaceful", 3), ("nightmare", 0)):
+        view = play_to_end(client, new_game(client, difficulty, seed=12), use_power=True)
+        watched = client.get(f"/api/games/{view['id']}/frames").json()
+        assert watched["powers_total"] == view["powers_total"] == powers
 
 
 def test_an_unfinished_game_is_not_watchable(client: TestClient) -> None:

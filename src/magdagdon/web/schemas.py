@@ -402,6 +402,9 @@ class FramesView(BaseModel):
     name: str | None = Field(description="The player's display name (text, never HTML).")
     score: int
     turns: int
+    powers_total: int = Field(
+        description="The difficulty's Majda Powers (0 in NIGHTMARE: the viewer shows no count)."
+    )
     daily: DailyRef | None
     frames: list[FrameView]
 

@@ -205,6 +205,7 @@ async def frames(
         name=name,
         score=game.score().total,
         turns=game.turns,
+        powers_total=game.difficulty.powers,
         daily=daily_ref(row),
         frames=replay_frames(row),
     )

@@ -146,7 +146,9 @@ class ReplayViewer {
       el("div", { class: "replay-head" },
         el("h2", { id: "replay-title", class: "replay-title", text: t("replay_title") }),
         el("p", { class: "replay-meta", text: who.join(" · ") })),
-      el("p", { class: "status" }, stat("score", "replay-score"), stat("turn", "replay-turn"), stat("powers", "replay-powers")),
+      // no powers count where the difficulty has none (NIGHTMARE): "Powers 0" said nothing
+      el("p", { class: "status" }, stat("score", "replay-score"), stat("turn", "replay-turn"),
+        data.powers_total === 0 ? null : stat("powers", "replay-powers")),
       el("div", { class: "replay-play" },
         el("section", { class: "board-area", "aria-label": t("board") },
           el("div", { class: "board replay-board" }, ...rows, ...this.colSums, el("div"))),
@@ -285,7 +287,8 @@ class ReplayViewer {
     if (score.textContent !== scoreText && score.textContent && motion) replayAnimation(score, "pop");
     score.textContent = scoreText;
     this.doc.getElementById("replay-turn").textContent = String(f.turn);
-    this.doc.getElementById("replay-powers").textContent = String(f.powers_used);
+    const powers = this.doc.getElementById("replay-powers");
+    if (powers) powers.textContent = String(f.powers_used);
     const words = this.describe(i);
     this.caption.textContent = words;
     this.caption.classList.toggle("magdagdon", f.phase === "magdagdon" || f.kind === "ruin");
