@@ -76,7 +76,9 @@ GLOSSARY = {
     "bonus_straight": ("STRAIGHT", "SIRGE", "STEGE"),
     "bonus_four": ("FOUR", "NELIK", "FYRTAL"),
     "bonus_two_pairs": ("TWO PAIRS", "KAKS PAARI", "TVÅ PAR"),
-    "high_scores": ("High scores", "Parimad skoorid", "Topplista"),
+    "high_scores": ("HIGH SCORES", "PARIMAD SKOORID", "TOPPLISTA"),
+    "title_high_scores": ("High scores", "Parimad skoorid", "Topplista"),
+    "title_settings": ("Settings", "Seaded", "Inställningar"),
     "difficulty": ("Difficulty", "Raskusaste", "Svårighetsgrad"),
 }
 
@@ -85,6 +87,90 @@ GLOSSARY = {
 def test_game_terms_follow_the_glossary(key: str) -> None:
     for language, term in zip(LANGUAGES, GLOSSARY[key], strict=True):
         assert catalog(language)[key] == term
+
+
+def button_keys() -> set[str]:
+    """The keys whose words are a button's (or a link's drawn as one): the second argument of
+    button() and power(), replayLink()'s words, an element of class button or chip made with
+    el() and its text, a button's textContent, a question's yes, and index.html's buttons."""
+    keys: set[str] = set()
+
+    def quoted(code: str) -> set[str]:
+        return set(re.findall(r'"([a-z_]+)"', code))
+
+    for path in (STATIC / "js").glob("*.js"):
+        text = path.read_text("utf-8")
+        for words in re.findall(r'\b(?:button|power)\(\s*"[\w-]+",\s*(t\([^()]*\)|`[^`]*`)', text):
+            keys |= quoted(words)
+        keys |= set(re.findall(r'replayLink\([^,]+,\s*t\("([a-z_]+)"', text))
+        made = (
+            r'el\("(?:button|a)",\s*\{[^}]*class: "[^"]*\b(?:button|chip)\b[^"]*"'
+            r"[^}]*text: (?:this\.)?t\(([^()]*)\)"
+        )
+        for words in re.findall(made, text):
+            keys |= quoted(words)
+        for words in re.findall(r"[bB]utton\.textContent = (?:this\.)?t\(([^()]*)\)", text):
+            keys |= quoted(words)
+        for line in text.splitlines():  # dialogs.ask(question, yes)
+            if ".ask(" in line:
+                keys |= set(re.findall(r'\bt\("([a-z_]+)"\)', line)[-1:])
+    html = (STATIC / "index.html").read_text("utf-8")
+    keys |= set(re.findall(r'<button[^>]*\bdata-i18n="([a-z_]+)"', html))
+    return keys
+
+
+def without_placeholders(text: str) -> str:
+    return re.sub(r"\{\w+\}", "", text)
+
+
+def test_button_keys_were_found() -> None:
+    known = {"roll", "confirm", "new_game", "share", "review", "cancel", "save", "hint"}
+    known |= {"high_scores", "settings", "replay_watch", "previous_day", "use_power", "tour_next"}
+    known |= {"replay_play", "replay_play_game", "reroll_n", "accept_magdagdon", "try_again"}
+    assert known <= button_keys(), sorted(known - button_keys())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_buttons_are_in_capitals(language: str) -> None:
+    """One rule in every language (docs/design.md): the words of every button are in
+    capitals, as the game's own ROLL, CONFIRM, NEW GAME; sheet titles in sentence case."""
+    cat = catalog(language)
+    for key in button_keys():
+        for form in (key, f"{key}.one", f"{key}.other"):
+            if form in cat:
+                words = without_placeholders(cat[form])
+                assert words == words.upper(), (form, cat[form])
+
+
+# written as the glossary writes them, in a title too (with an Estonian or Swedish ending)
+GAME_TERMS = re.compile(r"MAGDAGDON\w*|PEACEFUL\w*|SURVIVAL\w*|NIGHTMARE\w*|Majda Power\w*")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_titles_are_in_sentence_case(language: str) -> None:
+    titles = {
+        k: v for k, v in catalog(language).items() if k.startswith("title_") or k.endswith("_title")
+    }
+    assert len(titles) >= 10
+    for key, text in titles.items():
+        plain = GAME_TERMS.sub("x", text)
+        assert text[0].isupper(), (key, text)
+        assert plain[1:] == plain[1:].lower(), (key, text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_what_each_difficulty_means_is_the_engines(language: str) -> None:
+    """SETTINGS says what each difficulty means in the catalog's words (the client holds no
+    rules): their numbers are the engine's, in the rules' order (the Majda Powers, the dice
+    a turn, what the powers cost)."""
+    from magdagdon.engine import Difficulty
+
+    for difficulty in Difficulty:
+        text = catalog(language)[f"difficulty_{difficulty.value}"]
+        powers = [difficulty.powers] if difficulty.powers else []
+        expected = [*powers, difficulty.minimum, *difficulty.penalties]
+        assert [int(n) for n in re.findall(r"\d+", text)] == expected, (difficulty, text)
+        assert all(f"−{p}" in text for p in difficulty.penalties), text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -159,7 +159,7 @@ def test_a_daily_beside_the_regular_game(browser: Any, live_server: str) -> None
     expect(page.locator("#sheet .daily-me")).to_have_text(
         "Place 1 of 1 · as good as or better than 100% of players"
     )
-    watch = page.locator("#sheet a.button", has_text="Watch replay")
+    watch = page.locator("#sheet a.button", has_text="WATCH REPLAY")
     assert watch.get_attribute("href") == f"/replay/{final['id']}"
     screenshot(page, "daily-over-en-390x844")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -268,9 +268,9 @@ def test_two_players_meet_the_same_dice_and_watch_after_the_day(
     expect(page.locator("#difficulty-chip")).not_to_have_class(re.compile("daily-chip"))
     open_menu_item(page, "daily")
     expect(page.locator("#sheet .daily-day")).to_have_text("Päeva mäng nr 4 · 4. detsember 2026")
-    page.click("#sheet [data-intent='leaderboard']:has-text('Kõik edetabelid')")
+    page.click("#sheet [data-intent='leaderboard']:has-text('KÕIK EDETABELID')")
     page.click("#sheet [data-intent='leaderboard'][data-difficulty='nightmare']")
-    page.click("#sheet [data-intent='leaderboard']:has-text('Eelmine päev')")
+    page.click("#sheet [data-intent='leaderboard']:has-text('EELMINE PÄEV')")
     expect(page.locator("#sheet .daily-day")).to_have_text("Päeva mäng nr 3 · 3. detsember 2026")
     expect(page.locator("#sheet a.watch")).to_have_count(2)
     hrefs = page.locator("#sheet a.watch").evaluate_all("links => links.map(a => a.pathname)")
@@ -280,7 +280,7 @@ def test_two_players_meet_the_same_dice_and_watch_after_the_day(
     board = api(page, live_server, "GET", "/api/daily/2026-12-03/nightmare/leaderboard")
     assert board["seed"] and len(board["seed"]) == 64
     expect(page.locator("#sheet .daily-seed")).to_contain_text(board["seed"])
-    after = page.locator("#sheet [data-intent='leaderboard']:has-text('Järgmine päev')")
+    after = page.locator("#sheet [data-intent='leaderboard']:has-text('JÄRGMINE PÄEV')")
     expect(after).to_be_enabled()
     for p in (sv, et, page):
         assert not p.errors, p.errors

@@ -114,7 +114,7 @@ def test_a_daily_journey(browser: Any, live_server: str, language: str, size: st
         page.click("#sheet [data-intent='close']")
         open_menu_item(page, "stats")
         expect(page.locator("#sheet svg.chart").first).to_be_visible()
-        assert words(language)["statistics"] in page.locator("#sheet-title").inner_text()
+        assert page.locator("#sheet-title").inner_text() == words(language)["title_statistics"]
         no_serious_violations(page, "statistics")
         screenshot(page, f"{name}-stats")
         # the replay of one's own daily, at once, from the leaderboard

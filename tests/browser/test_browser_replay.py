@@ -244,7 +244,7 @@ def test_the_game_over_sheet_and_the_high_scores_link_to_the_replay(
     page = finished.page
     page.reload()  # the finished game's result again
     link = page.locator("#sheet a[data-replay-link]")
-    assert link.inner_text() == "Watch replay"
+    assert link.inner_text() == "WATCH REPLAY"
     assert link.get_attribute("href") == f"/replay/{finished.id}"
     link.click()
     page.wait_for_url(f"**/replay/{finished.id}")

@@ -62,7 +62,7 @@ def test_language_follows_the_browser_and_can_be_changed(browser: Any, live_serv
     page.click("#menu-button")
     page.click("#sheet [data-intent='open'][data-screen='settings']")
     page.select_option("#language-select", "et")
-    page.wait_for_selector("#sheet-title:has-text('SEADED')")
+    expect(page.locator("#sheet-title")).to_have_text("Seaded")
     page.click("[data-intent='close']")
     assert page.locator("[data-intent='roll']").inner_text() == "VEERETA"
     page.reload()
@@ -140,15 +140,15 @@ def test_rules_in_each_language(page: Any, live_server: str) -> None:
     page.goto(live_server)
     page.wait_for_selector("[data-intent='roll']")
     languages = (
-        ("et", "EESMÄRK", "Reeglid", "SEADED"),
-        ("sv", "MÅL", "Regler", "INSTÄLLNINGAR"),
-        ("en", "GOAL", "Rules", "SETTINGS"),
+        ("et", "EESMÄRK", "Reeglid", "Seaded"),
+        ("sv", "MÅL", "Regler", "Inställningar"),
+        ("en", "GOAL", "Rules", "Settings"),
     )
     for language, heading, title, settings in languages:
         page.click("#menu-button")
         page.click("#sheet [data-intent='open'][data-screen='settings']")
         page.select_option("#language-select", language)
-        page.wait_for_selector(f"#sheet-title:has-text('{settings}')")
+        expect(page.locator("#sheet-title")).to_have_text(settings)
         page.click("[data-intent='close']")
         page.keyboard.press("?")
         page.wait_for_selector(f"#sheet-body h3:has-text('{heading}')")

@@ -90,9 +90,10 @@ CASES = {
     "sv-desktop-dark": ("sv-SE", {"width": 1280, "height": 800}, "dark"),
     "et-desktop": ("et-EE", {"width": 1280, "height": 800}, "light"),
 }
+# the menu's entry (a button: capitals), the sheet's title, PLAY, the day
 WORDS = {
-    "et": ("Päeva mäng", "Statistika", "MÄNGI", "Päeva mäng nr 11"),
-    "sv": ("Dagens utmaning", "Statistik", "SPELA", "Utmaning nr 11"),
+    "et": ("PÄEVA MÄNG", "Statistika", "MÄNGI", "Päeva mäng nr 11"),
+    "sv": ("DAGENS UTMANING", "Statistik", "SPELA", "Utmaning nr 11"),
 }
 
 

@@ -60,8 +60,16 @@ class UiPlayer:
         elif kind == "confirm":
             self.click("[data-intent='confirm']")
         elif kind == "adjust":
-            self.select(action["die"])
-            self.click(f"[data-intent='adjust'][data-delta='{action['delta']}']")
+            # in MAGDAGDON a rescue is a button of its own (its die's face and the change)
+            rescue = self.page.locator(
+                f"[data-intent='rescue'][data-rescue-die='{action['die']}']"
+                f"[data-delta='{action['delta']}']"
+            )
+            if rescue.count():
+                rescue.click()
+            else:
+                self.select(action["die"])
+                self.click(f"[data-intent='adjust'][data-delta='{action['delta']}']")
             self.click("#confirm-yes")
         elif kind == "reroll":
             self.click("[data-intent='reroll-start']")

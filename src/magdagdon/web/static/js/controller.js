@@ -252,7 +252,20 @@ export class Controller {
         const die = this.ui.selected;
         const delta = Number(data.delta);
         if (die === null) return;
-        if (!(await this.askPower(t(delta > 0 ? "increase" : "decrease")))) return;
+        if (!(await this.askPower(t(delta > 0 ? "hint_increase" : "hint_decrease", { n: die + 1 })))) return;
+        return this.act({ type: "adjust", die, delta }, (g) => this.phaseMessage(g));
+      }
+      case "rescue": { // a rescue of MAGDAGDON: that die, that power
+        const die = Number(data.rescueDie); // (data-rescue-die: data-die is a die of the tray's)
+        const delta = Number(data.delta);
+        if (!game.dice[die] || game.dice[die].cell !== null) return;
+        const selected = this.ui.selected;
+        this.ui.selected = die; // lifted in the tray while the question is asked
+        this.render();
+        if (!(await this.askPower(t(delta > 0 ? "hint_increase" : "hint_decrease", { n: die + 1 })))) {
+          this.ui.selected = selected;
+          return this.render();
+        }
         return this.act({ type: "adjust", die, delta }, (g) => this.phaseMessage(g));
       }
       case "reroll-start":

@@ -31,7 +31,7 @@ export function shareNote(t, shared, id) {
 }
 
 export function dailySheet(t, { info, error, notice, onDaily, shared }) {
-  const title = t("daily_challenge");
+  const title = t("title_daily_challenge");
   if (error) return [title, el("p", { class: "error-text", role: "alert", text: error })];
   if (!info) return [title, el("p", { text: t("loading") })];
   const items = info.games.map((g) => {
@@ -75,7 +75,7 @@ function standing(t, me, players) {
 
 // today: the server's today once known (the next day's button stops there)
 export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, nameMax = null, nameError = "" }) {
-  const title = t("leaderboard");
+  const title = t("title_leaderboard");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
       button("leaderboard", label, { "data-date": date, "data-difficulty": key, "aria-pressed": String(key === difficulty) })));
@@ -107,7 +107,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
           : null));
     });
     table = el("table", { class: "scores-table" },
-      el("caption", { class: "visually-hidden", text: `${t("leaderboard")} ${t("daily_number", { number: data.number })} ${DIFFICULTY_NAMES[difficulty]}` }),
+      el("caption", { class: "visually-hidden", text: `${t("title_leaderboard")} ${t("daily_number", { number: data.number })} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
   const mine = data.rows.some((r) => r.mine);

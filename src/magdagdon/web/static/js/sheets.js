@@ -4,11 +4,11 @@
 import { dailyOver, shareNote } from "./daily.js";
 import { button, el, playIcon, replayLink, reviewIcon, withIcon } from "./dom.js";
 import { nameForm } from "./name.js";
-import { DIFFICULTY_NAMES, bonusText, describePlan, squareAt } from "./view.js";
+import { DIFFICULTY_NAMES, describePlan, squareAt } from "./view.js";
 
 // onDaily: a daily is shown, so the menu offers the way back to the player's own game
 export function menu(t, { onDaily = false } = {}) {
-  return [t("menu"), el("div", { class: "menu-list" },
+  return [t("title_menu"), el("div", { class: "menu-list" },
     onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary wide" }) : null,
     button("new-game", t("new_game")),
     button("open", t("daily_challenge"), { "data-screen": "daily" }),
@@ -35,7 +35,7 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
     const head = el("tr", {}, ...["#", t("name"), t("score"), t("date"), t("turns"), t("powers"), t("hints")].map(
       (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 && i !== 3 ? "n" : "" })),
     // the review and replay buttons name themselves; their heading is for screen readers only
-    el("th", { scope: "col", class: "n" }, el("span", { class: "visually-hidden", text: `${t("review")} · ${t("replay_title")}` })));
+    el("th", { scope: "col", class: "n" }, el("span", { class: "visually-hidden", text: `${t("title_review")} · ${t("replay_title")}` })));
     // data-label: on a narrow screen each row is a card whose cells name themselves
     const rows = table.rows.map((r) => el("tr", { class: r.mine ? "mine" : "" },
       el("td", { class: "n place", text: String(r.place) }),
@@ -50,23 +50,33 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
           className: "button small", "data-game": r.game_id, "aria-label": t("review_game", { place: r.place, score: r.score }),
         }), reviewIcon()),
         replayLink(r.game_id, "", { className: "button small watch", "aria-label": t("replay_watch_game", { place: r.place, score: r.score }) }, playIcon()))));
-    body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
+    body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("title_high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
-  return [t("high_scores"), tabs, scopes, body, ...nameForm(t, { name, nameMax, nameError })];
+  return [t("title_high_scores"), tabs, scopes, body, ...nameForm(t, { name, nameMax, nameError })];
 }
+
+// What each difficulty means, in the catalog's words (the rules' own, docs/rules.md)
+const MEANINGS = {
+  peaceful: (t) => t("difficulty_peaceful"),
+  survival: (t) => t("difficulty_survival"),
+  nightmare: (t) => t("difficulty_nightmare"),
+};
 
 export function settings(t, { difficulty, language, animations }) {
   const select = el("select", { id: "language-select", "data-change": "language" },
     ...[["en", "English"], ["et", "Eesti"], ["sv", "Svenska"]].map(([code, label]) =>
       el("option", { value: code, text: label, selected: code === language })));
   const motion = el("input", { type: "checkbox", id: "animations", "data-change": "animations", checked: animations });
-  return [t("settings"),
+  return [t("title_settings"),
     el("h3", { text: t("difficulty") }),
     el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
       ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
         button("set-difficulty", label, { "data-difficulty": key, "aria-pressed": String(key === difficulty) }))),
-    el("p", { text: t("difficulty_note") }),
+    el("dl", { class: "difficulties" },
+      ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
+        el("div", { class: key === difficulty ? "current" : "" }, el("dt", { text: label }), el("dd", { text: MEANINGS[key](t) })))),
+    el("p", { class: "note", text: t("difficulty_note") }),
     el("div", { class: "field" }, el("label", { for: "language-select", text: t("language") }), select),
     el("label", { class: "check", for: "animations" }, motion, el("span", { text: t("animations") })),
   ];
@@ -76,11 +86,11 @@ export function settings(t, { difficulty, language, animations }) {
 // why the text did not load (offline, say), with TRY AGAIN.
 export function rules(t, text, error = "") {
   if (text === null && error) {
-    return [t("rules"),
+    return [t("title_rules"),
       el("p", { class: "error-text", role: "alert", text: error }),
       el("div", { class: "actions" }, button("open", t("try_again"), { "data-screen": "rules" }))];
   }
-  if (text === null) return [t("rules"), el("p", { text: t("loading") })];
+  if (text === null) return [t("title_rules"), el("p", { text: t("loading") })];
   const out = [];
   let list = null;
   for (const raw of text.split("\n")) {
@@ -95,11 +105,11 @@ export function rules(t, text, error = "") {
     const heading = line === line.toUpperCase() && /\p{L}/u.test(line) && line.length < 40;
     out.push(el(heading ? "h3" : "p", { text: line }));
   }
-  return [t("rules"), ...out];
+  return [t("title_rules"), ...out];
 }
 
 export function about(t) {
-  return [t("about"),
+  return [t("title_about"),
     el("p", { text: t("about_text") }),
     el("p", {}, el("span", { text: t("about_dedication") + " " }), el("span", { class: "heart", text: "❤️", "aria-label": t("love"), role: "img" })),
   ];
@@ -116,14 +126,14 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
     el("caption", { class: "visually-hidden", text: t("breakdown") }),
     el("tbody", {},
       row(t("base"), String(s.base)),
-      ...lines.map(([label, l]) => row(`${label}: ${bonusText(t, l)}`, `+${l.bonus_points}`)),
+      ...lines.map(([label, l]) => row(`${label}: ${t(`bonus_${l.bonus}`)}`, `+${l.bonus_points}`)),
       row(t("ruins_n", { n: s.ruins }), minus(s.ruin_penalty)),
       game.powers_total === 0 ? null : row(t("powers_used_n", { n: game.powers_used }), minus(s.power_penalty)),
       row(t("total"), t.number(s.total))));
   const places = game.places
     ? el("p", { text: t("places", { all: game.places.all, me: game.places.me, name: DIFFICULTY_NAMES[game.difficulty] }) })
     : null;
-  const head = [t("game_over"), el("p", { class: "final-score", text: t.number(s.total) })];
+  const head = [t("title_game_over"), el("p", { class: "final-score", text: t.number(s.total) })];
   const hints = game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null;
   if (game.daily) return [...head, ...dailyOver(t, game, result, shared), table, places, hints];
   return [...head,
@@ -154,8 +164,8 @@ function miniBoard(t, label, before, after) {
 }
 
 export function review(t, { review: data, error }) {
-  if (error) return [t("review"), el("p", { class: "error-text", role: "alert", text: error })];
-  if (!data) return [t("review"), el("p", { text: t("review_loading") })];
+  if (error) return [t("title_review"), el("p", { class: "error-text", role: "alert", text: error })];
+  if (!data) return [t("title_review"), el("p", { text: t("review_loading") })];
   const turns = data.turns.map((turn) => {
     const lost = turn.expected_loss >= 0.5;
     return el("section", { class: "review-turn" },
@@ -166,7 +176,7 @@ export function review(t, { review: data, error }) {
       el("p", { class: lost ? "loss" : "loss none", text: lost ? t("review_loss", { loss: t.decimal(turn.expected_loss) }) : t("review_good") }),
       lost ? el("p", { class: "review-plan", text: `${t("review_best")}: ${describePlan(t, { plan: turn.best, board: turn.best_board }, null)}` }) : null);
   });
-  return [t("review"),
+  return [t("title_review"),
     el("p", { text: t("review_total", { score: data.score, loss: t.decimal(data.expected_loss) }) }),
     ...turns];
 }

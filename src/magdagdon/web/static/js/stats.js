@@ -70,7 +70,7 @@ function numbers(pairs) {
 }
 
 export function statsSheet(t, { difficulty, data, error }) {
-  const title = t("statistics");
+  const title = t("title_statistics");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
       button("stats-difficulty", label, { "data-difficulty": key, "aria-pressed": String(key === difficulty) })));
@@ -112,7 +112,7 @@ export function statsSheet(t, { difficulty, data, error }) {
         el("ol", { class: "recent-list" }, ...d.recent.map((s) => el("li", { class: "num", text: t.number(s) })))));
   }
   const daily = data.daily;
-  out.push(el("h3", { text: t("daily_challenge") }),
+  out.push(el("h3", { text: t("title_daily_challenge") }),
     numbers([
       [t("stats_daily_played"), String(daily.played)],
       [t("stats_streak"), String(daily.streak)],

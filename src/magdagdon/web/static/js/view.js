@@ -212,7 +212,10 @@ export class View {
     banner.hidden = phase !== "magdagdon";
     if (phase === "magdagdon") {
       this.$("banner-text").textContent = ui.ruinMode ? t("choose_ruin") : t("magdagdon_why", { n: game.required });
-      message.textContent = ui.reroll ? t("choose_reroll") : ""; // REROLL mode says what to do
+      // REROLL mode says what to do; else whether a power can rescue the roll (the buttons of
+      // the rescues are below the tray, renderPowers)
+      const rescuable = game.rescues.length > 0 && game.next_power_cost !== null && !ui.ruinMode;
+      message.textContent = ui.reroll ? t("choose_reroll") : rescuable ? t("rescue_lead", { cost: game.next_power_cost }) : "";
     } else if (phase === "roll") message.textContent = t("press_roll");
     else if (phase === "over") message.textContent = t("game_over");
     else if (game.dead_end) {
@@ -275,10 +278,11 @@ export class View {
     });
   }
 
+  // The Majda Powers while some are left (spent ones are not drawn as dead buttons: the status
+  // line says none is left); in MAGDAGDON first the certain rescues, each a button.
   renderPowers(game, ui, t) {
     const row = this.$("powers");
-    const has = game.powers_left + game.powers_used > 0;
-    row.hidden = !has || game.phase === "over" || game.phase === "roll";
+    row.hidden = game.powers_left === 0 || game.phase === "over" || game.phase === "roll";
     if (row.hidden) return row.replaceChildren();
     const cost = game.next_power_cost;
     const die = ui.selected !== null ? game.dice[ui.selected] : null;
@@ -295,16 +299,27 @@ export class View {
       row.replaceChildren(button("reroll-cancel", t("cancel"), { disabled: ui.busy }), go);
       return;
     }
-    const nodes = [
+    const reroll = power("reroll-start", t("reroll"), t("reroll"), { disabled: ui.busy || !game.can_use_power || !game.dice.some((d) => d.can_reroll) });
+    // In MAGDAGDON each ±1 that lifts it (the view's rescues) is a button of its own: the die's
+    // face and the change, asking for that power on that die. No need to know that −1 and +1
+    // act on a selected die; they stand for them meanwhile.
+    if (game.phase === "magdagdon" && game.rescues.length && !ui.ruinMode) {
+      const rescues = game.rescues.map((r) => {
+        const what = t(r.delta > 0 ? "hint_increase" : "hint_decrease", { n: r.die + 1 });
+        const node = button("rescue", "", {
+          className: "button power rescue", "data-rescue-die": r.die, "data-delta": r.delta, disabled: ui.busy,
+          "aria-label": t("power_label", { what, cost }),
+        });
+        node.append(dieFace(game.dice[r.die].value), el("span", { text: r.delta > 0 ? "+1" : "−1" }));
+        return node;
+      });
+      row.replaceChildren(...rescues, reroll); // (the message line above the tray says what they are)
+      return;
+    }
+    row.replaceChildren(
       power("adjust", "−1", t("decrease"), { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }),
       power("adjust", "+1", t("increase"), { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }),
-      power("reroll-start", t("reroll"), t("reroll"), { disabled: ui.busy || !game.can_use_power || !game.dice.some((d) => d.can_reroll) }),
-    ];
-    if (game.phase === "magdagdon" && game.rescues.length && !ui.ruinMode) {
-      const hint = game.rescues.map((r) => t(r.delta > 0 ? "rescue_up" : "rescue_down", { n: r.die + 1 })).join(" · ");
-      nodes.unshift(el("p", { class: "message", text: t("rescue_hint", { ways: hint }) }));
-    }
-    row.replaceChildren(...nodes);
+      reroll);
   }
 
   renderActions(game, ui, t) {
