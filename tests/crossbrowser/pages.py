@@ -187,8 +187,16 @@ def perform(page: Page, view: Any, action: dict[str, Any]) -> Any:
     elif kind == "confirm":
         page.click("[data-intent='confirm']")
     elif kind == "adjust":
-        select(page, action["die"])
-        page.click(f"[data-intent='adjust'][data-delta='{action['delta']}']")
+        # in MAGDAGDON a rescue is a button of its own (its die's face and the change)
+        rescue = (
+            f"[data-intent='rescue'][data-rescue-die='{action['die']}']"
+            f"[data-delta='{action['delta']}']"
+        )
+        if page.evaluate("(s) => document.querySelector(s) !== null", rescue):
+            page.click(rescue)
+        else:
+            select(page, action["die"])
+            page.click(f"[data-intent='adjust'][data-delta='{action['delta']}']")
         page.click("#confirm-yes")
     elif kind == "accept_magdagdon":
         page.click("[data-intent='accept']")

@@ -31,11 +31,4 @@ def page(browser: webkit.WebKit, live_server: str) -> Iterator[Page]:
 
 
 class TestWebKit(Journeys):
-    @pytest.mark.xfail(
-        strict=True,
-        reason="known bug: SHARE from the daily's list fetches the game and the coach's score "
-        "before it writes the clipboard, and WebKit no longer counts the click as the user's "
-        "by then (NotAllowedError): the page offers the text to copy by hand instead",
-    )
-    def test_share_from_the_daily_list(self, page: Page) -> None:
-        super().test_share_from_the_daily_list(page)
+    """Every journey in WebKit (SHARE from the daily list included: it copies within the tap)."""
