@@ -231,7 +231,7 @@ async def test_a_new_game_in_progress_asks_first() -> None:
         await pilot.press("r", "n")
         assert isinstance(app.screen, Question)
         assert "NEW GAME (y)" in str(app.screen.query_one("#yes", Button).label)
-        assert "Cancel (Esc)" in str(app.screen.query_one("#no", Button).label)
+        assert "CANCEL (Esc)" in str(app.screen.query_one("#no", Button).label)
         await pilot.press("escape")
         assert app.game.phase is Phase.PLACE and app.screen is app.game_screen
         await pilot.press("n", "n")
