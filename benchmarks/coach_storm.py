@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx2
 
+from benchmarks.server_load import median_p99
 from tests.utils.api import ViewPlayer
 from tests.utils.server import running_server
 
@@ -46,8 +47,7 @@ class Tally:
         lat = sorted(self.latencies)
         if not lat:
             return "no requests"
-        p50 = lat[len(lat) // 2]
-        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+        p50, p99 = median_p99(lat)
         return (
             f"{len(lat):>6} actions  p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  "
             f"max {lat[-1]:7.1f} ms  mean {statistics.fmean(lat):6.1f} ms  errors {self.errors}"

@@ -43,6 +43,11 @@ class _RejectCookies(DefaultCookiePolicy):
         return False
 
 
+def median_p99(ordered: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile of values in ascending order (not empty)."""
+    return ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
 @dataclass
 class Tally:
     """Latencies (ms) and failures of one kind of request."""
@@ -58,8 +63,7 @@ class Tally:
         lat = sorted(self.latencies)
         if not lat:
             return "no requests"
-        p50 = lat[len(lat) // 2]
-        p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))]
+        p50, p99 = median_p99(lat)
         return (
             f"{len(lat):>7} req  {len(lat) / seconds:>7.0f} req/s  p50 {p50:6.1f} ms  "
             f"p99 {p99:6.1f} ms  mean {statistics.fmean(lat):6.1f} ms  "

@@ -89,27 +89,23 @@ class CoachPool:
         waits = (max(self.held, self.in_flight) / self.processes) * self._seconds
         return max(1, math.ceil(waits))
 
+    def _refusal(self, status: int, code: str, why: str) -> ApiError:
+        wait = str(self._retry_after())
+        return ApiError(
+            status, code, f"{why}: try again in {wait} s.", headers={"Retry-After": wait}
+        )
+
     @contextmanager
     def slot(self, address: str) -> Iterator[None]:
         """Hold a place for one hint or review of ``address`` while the request lasts;
         refused at once (429 or 503, with ``Retry-After``) when there is none, before the
         request does any other work."""
         if self._by_address.get(address, 0) >= self.per_address:
-            wait = str(self._retry_after())
-            raise ApiError(
-                429,
-                "rate_limited",
-                f"Your hints and reviews are still being worked on: try again in {wait} s.",
-                headers={"Retry-After": wait},
+            raise self._refusal(
+                429, "rate_limited", "Your hints and reviews are still being worked on"
             )
         if self.held >= self.capacity:
-            wait = str(self._retry_after())
-            raise ApiError(
-                503,
-                "coach_busy",
-                f"The coach is busy with other players: try again in {wait} s.",
-                headers={"Retry-After": wait},
-            )
+            raise self._refusal(503, "coach_busy", "The coach is busy with other players")
         self.held += 1
         self._by_address[address] = self._by_address.get(address, 0) + 1
         try:
