@@ -154,7 +154,6 @@ def announce_when_served(host: str, port: int, line: str, timeout: float = 600) 
     serves: the address printed can be opened at once); False if it never did in ``timeout``."""
     import logging
     import time
-    import urllib.error
     import urllib.request
 
     target = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}.get(host, host)
@@ -167,7 +166,7 @@ def announce_when_served(host: str, port: int, line: str, timeout: float = 600) 
                 if r.status == 200:
                     logging.getLogger("magdagdon.serve").info("%s", line)
                     return True
-        except (OSError, urllib.error.URLError):
+        except OSError:  # not listening yet, or no answer yet (URLError is an OSError)
             pass
         time.sleep(0.05)
     return False

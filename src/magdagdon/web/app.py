@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import mimetypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -36,7 +35,6 @@ from .security import BodyLimitMiddleware, CrossSiteMiddleware, SecurityHeadersM
 from .workers import exit_with_parent
 
 STATIC = Path(__file__).parent / "static"
-mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 DOCS_PAGE = """<!doctype html>

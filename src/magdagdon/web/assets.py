@@ -36,25 +36,13 @@ REVALIDATE = "no-cache"
 LANGUAGES = ("en", "et", "sv")
 """The client's languages, in the order a tie is broken (as ``js/i18n.js`` chooses)."""
 
-_COMPRESSIBLE = (".js", ".css", ".json", ".txt", ".svg", ".webmanifest", ".html")
-_GAME_MODULES = (
-    "app.js",
-    "api.js",
-    "controller.js",
-    "daily.js",
-    "dialogs.js",
-    "dom.js",
-    "i18n.js",
-    "input.js",
-    "name.js",
-    "preferences.js",
-    "share.js",
-    "sheets.js",
-    "stats.js",
-    "view.js",
-    "walkthrough.js",
-)
-"""The modules the game's page imports before its board is drawn (preloaded together)."""
+_NOT_THE_GAMES = ("js/replay.js", "js/docs.js")
+"""The client's scripts the game's page does not import (the replay viewer, loaded on its own
+page, and the API page's): every other module is preloaded with the page."""
+
+
+def _etag(body: bytes) -> str:
+    return '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
 
 
 @dataclass(frozen=True)
@@ -80,7 +68,6 @@ class Assets:
     """The client's files, read once, and the release they make (module docstring)."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
         self.files: dict[str, Asset] = {}
         digest = hashlib.sha256()
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
@@ -90,21 +77,24 @@ class Assets:
             media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if media_type.startswith("text/") or media_type == "application/javascript":
                 media_type += "; charset=utf-8"
-            etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
-            self.files[name] = Asset(body, media_type, etag)
+            self.files[name] = Asset(body, media_type, _etag(body))
         self.release = digest.hexdigest()[:16]
         self.prefix = f"/r/{self.release}"
+        self.modules = [
+            name
+            for name in self.files
+            if name.startswith("js/") and name.endswith(".js") and name not in _NOT_THE_GAMES
+        ]
+        """The modules of the game's page (preloaded with it)."""
         self._encoded: dict[tuple[str, str], bytes] = {}
         self._pages: dict[str, Asset] = {}
         self.worker = self._service_worker()
 
     # --- the start page ------------------------------------------------------------------
 
-    def page(self, accept_language: str) -> Asset:
-        """The start page for a browser asking for ``accept_language``: the release's files,
-        all of the board's preloaded, with the catalog of the language the client will choose
-        (the first of the browser's that the game speaks, as ``js/i18n.js`` chooses)."""
-        language = choose_language(accept_language)
+    def page(self, language: str) -> Asset:
+        """The start page for a client of ``language`` (:func:`choose_language`): the
+        release's files, all of the board's preloaded, with that language's catalog."""
         page = self._pages.get(language)
         if page is None:
             page = self._render(language)
@@ -115,15 +105,14 @@ class Assets:
         html = self.files["index.html"].body.decode()
         html = re.sub(r'(href|src)="/(?!/)', rf'\1="{self.prefix}/', html)
         preloads = [
-            f'<link rel="modulepreload" href="{self.prefix}/js/{m}">' for m in _GAME_MODULES
+            f'<link rel="modulepreload" href="{self.prefix}/{module}">' for module in self.modules
         ]
         preloads.append(
             f'<link rel="preload" href="{self.prefix}/i18n/{language}.json" as="fetch" crossorigin>'
         )
         html = html.replace("</head>", "\n".join(preloads) + "\n</head>", 1)
         body = html.encode()
-        etag = '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
-        return Asset(body, "text/html; charset=utf-8", etag)
+        return Asset(body, "text/html; charset=utf-8", _etag(body))
 
     # --- the service worker --------------------------------------------------------------
 
@@ -183,9 +172,8 @@ def send(request: Request, key: str, asset: Asset, cache_control: str) -> Respon
 async def start_page(request: Request) -> Response:
     """The game's page (``/``, ``/replay/<id>``), written for this release."""
     assets: Assets = request.app.state.assets
-    language = request.headers.get("accept-language", "")
-    page = assets.page(language)
-    return send(request, f"page:{choose_language(language)}", page, REVALIDATE)
+    language = choose_language(request.headers.get("accept-language", ""))
+    return send(request, f"page:{language}", assets.page(language), REVALIDATE)
 
 
 async def service_worker(request: Request) -> Response:
