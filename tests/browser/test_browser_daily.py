@@ -10,11 +10,12 @@ leaderboards do not meet. Most of a daily is played through the API in the page'
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from playwright.sync_api import expect
 
-from ..utils.api import ViewPlayer
+from ..utils.api import ViewPlayer, ends_the_game, play_through
 from ..utils.ui import UiPlayer, screenshot
 from .test_browser_a11y import serious_violations
 
@@ -73,27 +74,10 @@ def daily_game(page: Any, base: str, difficulty: str) -> Any:
     return api(page, base, "GET", f"/api/games/{entry['game_id']}")
 
 
-def ends_the_game(view: Any, action: dict[str, Any]) -> bool:
-    """Whether the action fills the board's last square (the client never knows this; the
-    test only wants to leave that action to the page)."""
-    if action["type"] == "confirm":
-        return "." not in view["staged_board"]
-    if action["type"] == "accept_magdagdon":
-        board: str = view["board"]
-        return board.count(".") == 1
-    return False
-
-
 def play_through_api(page: Any, base: str, view: Any, *, to_the_end: bool = False) -> Any:
     """Play a game through the API up to its last action (or to its end); the view."""
-    bot = ViewPlayer()
-    while view["phase"] != "over":
-        action = bot.next_action(view)
-        if not to_the_end and ends_the_game(view, action):
-            break
-        body = {"version": view["version"], "action": action}
-        view = api(page, base, "POST", f"/api/games/{view['id']}/actions", body)
-    return view
+    post = partial(api, page, base, "POST")
+    return play_through(post, view, to_the_end=to_the_end)
 
 
 def finish_in_page(page: Any, base: str, view: Any) -> Any:

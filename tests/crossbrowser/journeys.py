@@ -15,10 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..utils.api import ViewPlayer
+from ..utils.api import ViewPlayer, ends_the_game
 from .pages import (
     Page,
-    ends_the_game,
     number,
     open_game,
     perform,

@@ -13,7 +13,7 @@ import time
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..utils.api import ViewPlayer
+from ..utils.api import play_through
 
 # Whether the element can be clicked now: drawn, enabled, and on top at its middle (no dialog,
 # tour or backdrop over it). It is scrolled into view first.
@@ -207,26 +207,12 @@ def perform(page: Page, view: Any, action: dict[str, Any]) -> Any:
     return wait_for_version(page, view["id"], view["version"] + 1)
 
 
-def ends_the_game(view: Any, action: dict[str, Any]) -> bool:
-    """Whether the action fills the board's last square (the test leaves it to the page)."""
-    if action["type"] == "confirm":
-        return "." not in view["staged_board"]
-    if action["type"] == "accept_magdagdon":
-        return str(view["board"]).count(".") == 1
-    return False
-
-
 def play_through_api(page: Page, view: Any, *, to_the_end: bool = False) -> Any:
     """Play a game through the API in the page's session, up to its last action (or to its
     end); the view."""
-    bot = ViewPlayer()
-    while view["phase"] != "over":
-        action = bot.next_action(view)
-        if not to_the_end and ends_the_game(view, action):
-            break
-        body = {"version": view["version"], "action": action}
-        view = page.api("POST", f"/api/games/{view['id']}/actions", body)
-    return view
+    return play_through(
+        lambda path, body: page.api("POST", path, body), view, to_the_end=to_the_end
+    )
 
 
 def wait_for_par(page: Page, daily: Any, timeout: float = 60) -> int:

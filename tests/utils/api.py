@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 
@@ -94,3 +95,29 @@ def play_to_end(client: Client, view: dict[str, Any], use_power: bool = False) -
             return view
         view = play_turn(client, view, use_power)
     raise AssertionError("the game did not end within 16 turns")
+
+
+def ends_the_game(view: dict[str, Any], action: dict[str, Any]) -> bool:
+    """Whether the action fills the board's last square (the client never knows this; browser
+    tests only want to leave that action to the page)."""
+    if action["type"] == "confirm":
+        return "." not in view["staged_board"]
+    if action["type"] == "accept_magdagdon":
+        board: str = view["board"]
+        return board.count(".") == 1
+    return False
+
+
+def play_through(
+    post: Callable[[str, dict[str, Any]], Any], view: Any, *, to_the_end: bool = False
+) -> Any:
+    """Play a game with :class:`ViewPlayer`, each action sent by ``post(path, body)`` (which
+    answers the view), up to its last action (or to its end); the view."""
+    bot = ViewPlayer()
+    while view["phase"] != "over":
+        action = bot.next_action(view)
+        if not to_the_end and ends_the_game(view, action):
+            break
+        body = {"version": view["version"], "action": action}
+        view = post(f"/api/games/{view['id']}/actions", body)
+    return view
