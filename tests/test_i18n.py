@@ -102,6 +102,9 @@ def button_keys() -> set[str]:
         text = path.read_text("utf-8")
         for words in re.findall(r'\b(?:button|power)\(\s*"[\w-]+",\s*(t\([^()]*\)|`[^`]*`)', text):
             keys |= quoted(words)
+        made_power = r'powerButton\(\s*game,\s*t,\s*"[\w-]+",\s*(t\([^()]*\)|`[^`]*`)'
+        for words in re.findall(made_power, text):
+            keys |= quoted(words)
         keys |= set(re.findall(r'replayLink\([^,]+,\s*t\("([a-z_]+)"', text))
         made = (
             r'el\("(?:button|a)",\s*\{[^}]*class: "[^"]*\b(?:button|chip)\b[^"]*"'

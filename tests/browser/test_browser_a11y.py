@@ -115,7 +115,7 @@ def review_screen(page: Any, base: str) -> None:
 def walkthrough_screen(page: Any, base: str) -> None:
     page.goto(base)  # a first visit (see the test): the guided first game, at its third step
     page.wait_for_selector("#tour")
-    page.click("[data-intent='tour-next']")
+    page.click("[data-intent='roll']")  # (its first step's way on)
     page.click("[data-intent='tour-next']")
 
 

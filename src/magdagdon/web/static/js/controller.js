@@ -14,6 +14,8 @@ function hintKey(game) {
 export class Controller {
   constructor({ api, view, dialogs, preferences, t, doc, walkthrough = null }) {
     this.walkthrough = walkthrough;
+    // the guided tour's step on the lit squares shows them on a die of the real roll
+    if (walkthrough) walkthrough.selectDie = () => this.selectForTour();
     this.api = api;
     this.view = view;
     this.dialogs = dialogs;
@@ -136,6 +138,18 @@ export class Controller {
   render() {
     this.view.render({ game: this.game, ui: this.ui, t: this.t });
     this.ui.animate = [];
+    this.walkthrough?.follow(this.game);
+  }
+
+  // A die of the tray that has squares to go to, selected (unless one is), so that the squares
+  // it may go to are marked.
+  selectForTour() {
+    const game = this.game;
+    if (!game || game.phase !== "place" || this.ui.reroll || this.ui.selected !== null) return;
+    const die = game.dice.find((d) => d.cell === null && d.legal_cells.length);
+    if (!die) return;
+    this.ui.selected = die.index;
+    this.view.render({ game, ui: this.ui, t: this.t });
   }
 
   // Runs one request at a time; controls are disabled meanwhile, so nothing is sent twice.
@@ -204,7 +218,7 @@ export class Controller {
       case "tour-skip": return this.walkthrough?.close();
       case "how-to-play":
         this.close();
-        return this.walkthrough?.start(this.t);
+        return this.walkthrough?.start(this.t, this.game);
       case "confirm-yes": return this.dialogs.reply(true);
       case "confirm-no": return this.dialogs.reply(false);
       case "close": return this.close();

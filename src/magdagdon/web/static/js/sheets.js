@@ -136,8 +136,9 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
   const head = [t("title_game_over"), el("p", { class: "final-score", text: t.number(s.total) })];
   const hints = game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null;
   if (game.daily) return [...head, ...dailyOver(t, game, result, shared), table, places, hints];
-  return [...head,
-    table, places, hints,
+  // NEW GAME right below the score, the breakdown after it: on a short phone a long breakdown
+  // pushed it out of the sheet's view
+  return [...head, places,
     el("div", { class: "actions" },
       button("review", t("review"), { "data-game": game.id }),
       button("share", t("share"), { "data-game": game.id }),
@@ -145,6 +146,7 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
       button("open", t("high_scores"), { "data-screen": "scores" }),
       button("new-game", t("new_game"), { className: "button primary" })),
     shareNote(t, shared, game.id),
+    table, hints,
   ];
 }
 

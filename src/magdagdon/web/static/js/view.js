@@ -118,6 +118,7 @@ export class View {
     this.root.setAttribute("aria-busy", ui.busy ? "true" : "false");
     if (!game) return;
     const over = game.phase === "over";
+    this.root.dataset.phase = game.phase; // (for the layout: a MAGDAGDON's controls need room)
     this.renderChip(game, t);
     this.$("status-score").textContent = t.number(over ? game.final_score.total : game.score.total);
     this.$("status-turn").textContent = over ? game.turns : game.turns + 1;
@@ -278,33 +279,45 @@ export class View {
     });
   }
 
+  // A Majda Power's button: its words and its cost.
+  powerButton(game, t, intent, label, attrs) {
+    const cost = game.next_power_cost;
+    const node = button(intent, label, { className: "button power", ...attrs });
+    if (cost !== null) node.append(el("span", { class: "cost", text: ` −${cost}` }));
+    node.setAttribute("aria-label", cost === null ? label : t("power_label", { what: label, cost }));
+    return node;
+  }
+
+  // REROLL while a power is left and a die can be rerolled.
+  rerollButton(game, ui, t) {
+    return this.powerButton(game, t, "reroll-start", t("reroll"), {
+      disabled: ui.busy || !game.can_use_power || !game.dice.some((d) => d.can_reroll),
+    });
+  }
+
   // The Majda Powers while some are left (spent ones are not drawn as dead buttons: the status
-  // line says none is left); in MAGDAGDON first the certain rescues, each a button.
+  // line says none is left). In MAGDAGDON only its certain rescues, each a button (REROLL
+  // stands beside ACCEPT MAGDAGDON: −1 and +1 can do nothing there but these rescues).
   renderPowers(game, ui, t) {
     const row = this.$("powers");
-    row.hidden = game.powers_left === 0 || game.phase === "over" || game.phase === "roll";
+    const magdagdon = game.phase === "magdagdon" && !ui.reroll;
+    row.hidden = game.powers_left === 0 || game.phase === "over" || game.phase === "roll"
+      || (magdagdon && (ui.ruinMode || !game.rescues.length || game.next_power_cost === null));
     if (row.hidden) return row.replaceChildren();
     const cost = game.next_power_cost;
     const die = ui.selected !== null ? game.dice[ui.selected] : null;
-    const power = (intent, label, full, attrs) => {
-      const node = button(intent, label, { className: "button power", ...attrs });
-      if (cost !== null) node.append(el("span", { class: "cost", text: ` −${cost}` }));
-      node.setAttribute("aria-label", cost === null ? full : t("power_label", { what: full, cost }));
-      return node;
-    };
     if (ui.reroll) {
       const n = ui.chosen.size;
-      const go = power("reroll-go", t("reroll_n", { n }), t("reroll_n", { n }), { disabled: ui.busy || n === 0 });
+      const go = this.powerButton(game, t, "reroll-go", t("reroll_n", { n }), { disabled: ui.busy || n === 0 });
       go.classList.add("primary");
       row.replaceChildren(button("reroll-cancel", t("cancel"), { disabled: ui.busy }), go);
       return;
     }
-    const reroll = power("reroll-start", t("reroll"), t("reroll"), { disabled: ui.busy || !game.can_use_power || !game.dice.some((d) => d.can_reroll) });
-    // In MAGDAGDON each ±1 that lifts it (the view's rescues) is a button of its own: the die's
-    // face and the change, asking for that power on that die. No need to know that −1 and +1
-    // act on a selected die; they stand for them meanwhile.
-    if (game.phase === "magdagdon" && game.rescues.length && !ui.ruinMode) {
-      const rescues = game.rescues.map((r) => {
+    // Each ±1 that lifts a MAGDAGDON (the view's rescues) is a button of its own: the die's
+    // face and the change, asking for that power on that die. (The message line above the
+    // tray says what they are.)
+    if (magdagdon) {
+      row.replaceChildren(...game.rescues.map((r) => {
         const what = t(r.delta > 0 ? "hint_increase" : "hint_decrease", { n: r.die + 1 });
         const node = button("rescue", "", {
           className: "button power rescue", "data-rescue-die": r.die, "data-delta": r.delta, disabled: ui.busy,
@@ -312,14 +325,13 @@ export class View {
         });
         node.append(dieFace(game.dice[r.die].value), el("span", { text: r.delta > 0 ? "+1" : "−1" }));
         return node;
-      });
-      row.replaceChildren(...rescues, reroll); // (the message line above the tray says what they are)
+      }));
       return;
     }
     row.replaceChildren(
-      power("adjust", "−1", t("decrease"), { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }),
-      power("adjust", "+1", t("increase"), { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }),
-      reroll);
+      this.powerButton(game, t, "adjust", "−1", { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }),
+      this.powerButton(game, t, "adjust", "+1", { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }),
+      this.rerollButton(game, ui, t));
   }
 
   renderActions(game, ui, t) {
@@ -333,9 +345,13 @@ export class View {
         button("confirm", t("confirm"), { className: "button primary", disabled: busy || !game.can_confirm }),
       );
     } else if (game.phase === "magdagdon") {
-      row.replaceChildren(ui.ruinMode
-        ? button("ruin-cancel", t("cancel"), { disabled: busy })
-        : button("accept", `${t("accept_magdagdon")} (−${game.ruin_penalty})`, { className: "button danger", disabled: busy }));
+      if (ui.ruinMode) row.replaceChildren(button("ruin-cancel", t("cancel"), { disabled: busy }));
+      else if (ui.reroll) row.replaceChildren();
+      else {
+        const canReroll = game.powers_left > 0 && game.next_power_cost !== null;
+        row.replaceChildren(...(canReroll ? [this.rerollButton(game, ui, t)] : []),
+          button("accept", `${t("accept_magdagdon")} (−${game.ruin_penalty})`, { className: "button danger", disabled: busy }));
+      }
     } else {
       // a finished daily: the way back to the player's own game comes first
       row.replaceChildren(
