@@ -36,7 +36,12 @@ MUST_SEE: dict[str, list[str]] = {
     "hint": ["#board", ".hint-plan", "[data-intent='hint-close']", "[data-intent='confirm']"],
     "over": ["#sheet-title", ".final-score", "#sheet [data-intent='new-game']"],
     "over-closed": ["#board", "[data-intent='new-game']"],
-    "daily": ["#sheet-title", ".final-score", ".daily-coach", "#sheet [data-intent='back-to-game']"],
+    "daily": [
+        "#sheet-title",
+        ".final-score",
+        ".daily-coach",
+        "#sheet [data-intent='back-to-game']",
+    ],
 }
 
 # Finds the nodes of each selector that are drawn, and says where one reaches out of the
@@ -67,10 +72,12 @@ MEASURE = """(selectors) => {
         const inner = { top: b.top + box.clientTop, left: b.left + box.clientLeft };
         inner.bottom = inner.top + box.clientHeight;
         inner.right = inner.left + box.clientWidth;
-        if (outside(r, inner)) out.push(`${selector} at ${at(r)}, hidden by ${box.id || box.className} ${at(inner)}`);
+        const name = box.id || box.className;
+        if (outside(r, inner)) out.push(`${selector} at ${at(r)}, hidden by ${name} ${at(inner)}`);
       }
       const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
-      if (hit && hit !== n && !n.contains(hit)) out.push(`${selector} covered by ${hit.id || hit.className}`);
+      const over = hit && hit !== n && !n.contains(hit);
+      if (over) out.push(`${selector} covered by ${hit.id || hit.className}`);
     }
   }
   return out;

@@ -30,7 +30,8 @@ APART = """() => {
     || card.right <= target.left - ring + 0.5 || card.left >= target.right + ring - 0.5;
   const within = (r, box) => r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5
     && r.left >= box.left - 0.5 && r.right <= box.right + 0.5;
-  const screen = { top: 0, left: 0, bottom: innerHeight, right: document.documentElement.clientWidth };
+  const right = document.documentElement.clientWidth;
+  const screen = { top: 0, left: 0, bottom: innerHeight, right };
   // the card on screen, and its buttons in it (never scrolled away with its words)
   const inside = within(card, screen) && [...document.querySelectorAll("#tour .button")]
     .every((b) => within(b.getBoundingClientRect(), card));
