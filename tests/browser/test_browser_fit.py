@@ -147,8 +147,7 @@ def to_rescue(page: Any, base: str) -> None:
     page.wait_for_selector("[data-intent='rescue']")
 
 
-def to_ruin(page: Any, base: str) -> None:
-    to_rescue(page, base)
+def to_ruin(page: Any, base: str) -> None:  # from the rescue's screen
     page.click("[data-intent='accept']")
     page.click("#confirm-yes")
     page.wait_for_selector(".square.ruin-choice")
@@ -172,8 +171,7 @@ def to_over(page: Any, base: str) -> None:
     page.wait_for_selector("#sheet[open] .final-score")
 
 
-def to_over_closed(page: Any, base: str) -> None:
-    to_over(page, base)
+def to_over_closed(page: Any, base: str) -> None:  # from the result's screen
     page.keyboard.press("Escape")
     page.wait_for_selector("#sheet:not([open])", state="attached")
 
@@ -194,6 +192,7 @@ def to_daily(page: Any, base: str) -> None:
     page.wait_for_selector("#sheet .daily-coach >> text=/\\d/", timeout=60_000)
 
 
+# (in this order: the RUIN's is the rescue's screen's next, the closed result the open one's)
 STATES: dict[str, Callable[[Any, str], None]] = {
     "roll": to_roll,
     "place": to_place,
