@@ -9,7 +9,16 @@ from . import actions
 from .actions import Action
 from .board import EMPTY, RUIN, Board, NotationError, square_label
 from .dice import DiceStream, seed_bytes
-from .game import Die, Difficulty, Game, Phase, RuleViolation
+from .game import (
+    MAX_GAME_ACTIONS,
+    MAX_TURN_ACTIONS,
+    TURN_ACTIONS,
+    Die,
+    Difficulty,
+    Game,
+    Phase,
+    RuleViolation,
+)
 from .placement import Placement, divide, find_placement, legal_cells, perft, staged_results
 from .scoring import (
     BONUS_POINTS,
@@ -25,8 +34,11 @@ from .scoring import (
 __all__ = [
     "BONUS_POINTS",
     "EMPTY",
+    "MAX_GAME_ACTIONS",
+    "MAX_TURN_ACTIONS",
     "RUIN",
     "RUIN_PENALTY",
+    "TURN_ACTIONS",
     "Action",
     "Board",
     "Bonus",

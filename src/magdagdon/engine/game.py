@@ -33,6 +33,26 @@ from .scoring import ScoreBreakdown, score_board
 
 FORMAT_VERSION: Final = 1
 
+TURN_ACTIONS: Final = 100
+"""Actions a turn may take (ROLL included, :attr:`Game.turn_actions`) before only the ones
+that finish it are accepted (R17).
+
+No player needs more: a turn is at most 4 stagings, 3 powers and CONFIRM, and a bot that
+tries every square in turn out of each dead end took 68 once in 360 games (else at most 50).
+But staging and taking back can repeat without end. Past the bound a turn still finishes:
+CONFIRM, ACCEPT MAGDAGDON and the powers are accepted, a die may be staged unless it makes
+the minimum unreachable (R7), and dice may be taken back only out of such a dead end. So a
+turn has at most :data:`MAX_TURN_ACTIONS` actions, and the game is finite."""
+
+MAX_TURN_ACTIONS: Final = TURN_ACTIONS + 36
+"""The most actions one turn can have under R17 (ROLL included): past :data:`TURN_ACTIONS`,
+between two powers (at most 3, so 4 stretches) at most 4 dice are taken back out of a dead
+end and 4 staged (none into one), then the powers and the action ending the turn: 4 * 8 + 3
++ 1 = 36 more."""
+
+MAX_GAME_ACTIONS: Final = 16 * MAX_TURN_ACTIONS
+"""The most actions a game can have: every turn fills at least one of the 16 squares."""
+
 
 class Difficulty(StrEnum):
     """The difficulty: how many Majda Powers, their penalties, the dice to place."""
@@ -131,7 +151,8 @@ class Game:
         powers_used: Majda Powers used (see :attr:`powers_left`, :attr:`power_penalty`).
         actions: the action log since the game began (or since :meth:`restore` or
             :meth:`from_position`), as :mod:`~magdagdon.engine.actions` writes them.
-        turn_actions: actions since this turn's ROLL (ROLL included; 0 between turns).
+        turn_actions: actions since this turn's ROLL (ROLL included; 0 between turns); past
+            :data:`TURN_ACTIONS` only what finishes the turn is accepted (R17).
 
     For search, :meth:`search_copy` gives a copy without the secret dice stream: its chance
     nodes (ROLL, REROLL) take dice the searcher chooses, among :meth:`chance_outcomes`.
@@ -493,7 +514,45 @@ class Game:
         for name in names:
             if name not in data:
                 raise RuleViolation("bad_action", f"Action {kind!r} needs {name!r}.")
-        _RUN[kind](self, *_values(data, kind))
+        values = _values(data, kind)
+        if self.turn_actions >= TURN_ACTIONS:
+            problem = self._past_bound(kind, values)
+            if problem is not None:
+                raise problem
+        _RUN[kind](self, *values)
+
+    def bound_violation(self, action: Action) -> RuleViolation | None:
+        """The ``turn_action_limit`` :class:`RuleViolation` that R17 makes of ``action`` now
+        (the turn has had :data:`TURN_ACTIONS` actions and ``action`` does not help finish
+        it), else None; :meth:`apply` raises it. A staging that breaks another rule raises
+        that rule's violation instead (it is refused for what it is). Changes nothing.
+
+        >>> game = Game.from_position("peaceful", "3.../..../..../....", (3, 4, 5, 6))
+        >>> game.stage(0, 1); game.turn_actions = TURN_ACTIONS
+        >>> game.bound_violation(actions.unstage_all()).code
+        'turn_action_limit'
+        >>> game.bound_violation(actions.stage(1, 2)) is None
+        True
+        """
+        if self.turn_actions < TURN_ACTIONS:
+            return None
+        kind = action["type"]
+        return self._past_bound(kind, _values(dict(action), kind))
+
+    def _past_bound(self, kind: str, values: list[Any]) -> RuleViolation | None:
+        """R17 for an action of ``kind`` with its field ``values`` on a turn past the bound."""
+        if kind in _FINISHING or (kind in ("unstage", "unstage_all") and self.dead_end):
+            return None
+        if kind == "stage":
+            trial = self.copy()
+            trial.stage(*values)  # an illegal staging is refused for what it is
+            if not trial.dead_end:
+                return None
+        return RuleViolation(
+            "turn_action_limit",
+            f"This turn has had {self.turn_actions} moves: place the dice and CONFIRM "
+            "(or accept MAGDAGDON). Taking dice back is now allowed only out of a dead end.",
+        )
 
     # --- (de)serialisation ---------------------------------------------------------------
 
@@ -701,7 +760,8 @@ class Game:
         """Every action that :meth:`apply` accepts now, dice by index (OpenSpiel's legal
         actions): ROLL; each tray die on each legal square; each staged die taken back, and
         all of them; CONFIRM; each ±1 a power allows; each REROLL of a set of tray dice;
-        each RUIN square. Staging into a dead end (R7) is legal, and listed.
+        each RUIN square. Staging into a dead end (R7) is legal, and listed; past
+        :data:`TURN_ACTIONS` only what R17 accepts is.
 
         >>> game = Game.new("nightmare", seed=1)
         >>> game.legal_actions()
@@ -729,6 +789,8 @@ class Game:
             for k in range(1, len(tray) + 1):
                 found.extend(actions.reroll(c) for c in combinations(tray, k))
         found.extend(actions.accept_magdagdon(sq) for sq in self.ruin_choices)
+        if self.turn_actions >= TURN_ACTIONS:  # R17
+            found = [a for a in found if self.bound_violation(a) is None]
         return found
 
     def turn_plans(self) -> list[list[Action]]:
@@ -976,6 +1038,7 @@ def _values(action: dict[str, Any], kind: str) -> list[Any]:
 
 
 _FIELDS: Final = {kind: actions.fields(kind) for kind in actions.ACTION_TYPES}
+_FINISHING: Final = actions.TURN_ENDING | actions.POWERS
 _RUN: Final[dict[str, Callable[..., None]]] = {
     "roll": Game.roll,
     "stage": Game.stage,
@@ -994,4 +1057,13 @@ def _violation(code: str, message: str, details: dict[str, Any]) -> RuleViolatio
     return RuleViolation(code, message, **details)
 
 
-__all__ = ["Die", "Difficulty", "Game", "Phase", "RuleViolation"]
+__all__ = [
+    "MAX_GAME_ACTIONS",
+    "MAX_TURN_ACTIONS",
+    "TURN_ACTIONS",
+    "Die",
+    "Difficulty",
+    "Game",
+    "Phase",
+    "RuleViolation",
+]

@@ -1,4 +1,6 @@
-"""Rate limits: token buckets per player and per address (answers 429 with Retry-After).
+"""Rate limits, and the per-turn bound of the rules (R17) as the API applies it.
+
+Rate limits: token buckets per player and per address (answers 429 with Retry-After).
 
 Without ``MAGDAGDON_REDIS_URL`` each server process keeps its own buckets (:class:`Limits`),
 so with N processes a client can reach up to N times a limit: the limits are set to stop
@@ -16,41 +18,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from ..engine import Action, Game, RuleViolation, actions
+from ..engine import TURN_ACTIONS as TURN_ACTIONS  # the bound (R17), where it was
+from ..engine import Action, Game
 from ..settings import Settings
-
-TURN_ACTIONS: Final = 100
-"""Actions a turn may take (ROLL included) before only the ones that finish it are accepted.
-
-No player needs more: a turn is at most 4 stagings, 3 powers and CONFIRM, and the tests' bot
-that tries every square in turn out of each dead end took 68 once in 360 games (else at most
-50). But staging and taking back can repeat without end, and every action is stored. Past the
-bound a turn still finishes: CONFIRM, ACCEPT MAGDAGDON and the powers (a few at most) are
-accepted, a die may be staged unless it makes the minimum unreachable (R7), and dice may be
-taken back only out of such a dead end. So a turn has at most about 130 actions, and a game
-(at most 16 turns) about 2,000."""
-
-_FINISHING: Final = actions.TURN_ENDING | actions.POWERS
 
 
 def check_turn_bound(game: Game, action: Action) -> None:
     """Raise ``RuleViolation("turn_action_limit")`` for an action that a turn past
-    :data:`TURN_ACTIONS` does not accept (see there)."""
-    if game.turn_actions < TURN_ACTIONS:
-        return
-    kind = action["type"]
-    if kind in _FINISHING or (kind in ("unstage", "unstage_all") and game.dead_end):
-        return
-    if kind == "stage":
-        trial = game.copy()
-        trial.apply(action)  # an illegal staging is refused for what it is
-        if not trial.dead_end:
-            return
-    raise RuleViolation(
-        "turn_action_limit",
-        f"This turn has had {game.turn_actions} moves: place the dice and CONFIRM "
-        "(or accept MAGDAGDON). Taking dice back is now allowed only out of a dead end.",
-    )
+    :data:`~magdagdon.engine.TURN_ACTIONS` does not accept: the engine's rule R17
+    (:meth:`Game.bound_violation <magdagdon.engine.Game.bound_violation>`), which
+    :meth:`Game.apply <magdagdon.engine.Game.apply>` enforces too; checked first here so that
+    nothing is stored of a refused action."""
+    problem = game.bound_violation(action)
+    if problem is not None:
+        raise problem
 
 
 @dataclass
