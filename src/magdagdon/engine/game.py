@@ -198,6 +198,12 @@ class Game:
         )
 
     @property
+    def reroll_slot(self) -> int:
+        """The slot of the dice stream the next REROLL's first die takes in this turn (R14:
+        the ROLL takes slots 0-3, each REROLL the next fresh ones)."""
+        return self._next_slot
+
+    @property
     def staged(self) -> tuple[int, ...]:
         """Indices of the staged dice, in staging order."""
         return tuple(self._staged)
