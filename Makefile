@@ -4,13 +4,13 @@ PY := $(VENV)/bin/python
 
 .PHONY: serve test check lint unit bench install install-dev clean
 
-$(VENV)/.installed: pyproject.toml setup.py src/magdagdon/ai/_fast.c
+$(VENV)/.installed: pyproject.toml setup.py src/magdagdon/ai/_fast.c src/magdagdon/engine/_fastgame.c
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml setup.py src/magdagdon/ai/_fast.c
+$(VENV)/.installed-dev: pyproject.toml setup.py src/magdagdon/ai/_fast.c src/magdagdon/engine/_fastgame.c
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'

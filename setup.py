@@ -1,7 +1,9 @@
-"""Builds the strong player's optional C accelerator (everything else is in pyproject.toml).
+"""Builds the optional C accelerators (everything else is in pyproject.toml): the strong
+player's (``magdagdon.ai._fast``) and the engine's fast path for reinforcement learning
+(``magdagdon.engine._fastgame``).
 
-The extension is ``optional``: where no C compiler is found the install goes on without it
-and the player runs its pure-Python code, which plays the same moves (more slowly).
+The extensions are ``optional``: where no C compiler is found the install goes on without
+them and the pure-Python code runs, which plays the same moves (more slowly).
 """
 
 import sys
@@ -19,6 +21,12 @@ setup(
             ["src/magdagdon/ai/_fast.c"],
             extra_compile_args=flags,
             optional=True,
-        )
+        ),
+        Extension(
+            "magdagdon.engine._fastgame",
+            ["src/magdagdon/engine/_fastgame.c"],
+            extra_compile_args=flags,
+            optional=True,
+        ),
     ]
 )

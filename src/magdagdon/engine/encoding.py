@@ -48,7 +48,7 @@ from . import actions
 from .actions import Action
 from .board import bits
 from .dice import DiceStream, outcomes
-from .game import Difficulty, Game, Phase
+from .game import TURN_ACTIONS, Difficulty, Game, Phase
 from .placement import Placement, staged_results, with_placed
 from .placement import legal_mask as legal_squares
 
@@ -174,6 +174,58 @@ def legal_mask(game: Game, turn_level: bool = False) -> list[bool]:
     for action_id in turn_legal_ids(game) if turn_level else legal_ids(game):
         mask[action_id] = True
     return mask
+
+
+# --- observation ---------------------------------------------------------------------------
+
+OBS_BOARD: Final = 0
+"""Observation offsets: 8 planes of 16 squares, the permanent board one-hot (plane 0 empty,
+1-6 the numbers, 7 RUIN) at ``OBS_BOARD + 16 * plane + square``."""
+OBS_STAGED: Final = 128
+"""6 planes of 16: a die showing ``v`` staged on ``s`` at ``OBS_STAGED + 16 (v-1) + s``."""
+OBS_TRAY: Final = 224
+"""4 slots of 6: the tray dice in canonical order, one-hot value: ``OBS_TRAY + 6 k + v-1``."""
+OBS_POWERS: Final = 248
+"""4: the Majda Powers left (0-3), one-hot."""
+OBS_REQUIRED: Final = 252
+"""4: the dice the turn must place (0-3), one-hot."""
+OBS_PHASE: Final = 256
+"""4: the phase (ROLL, PLACE, MAGDAGDON, OVER), one-hot."""
+OBS_PENDING: Final = 260
+"""4: the tray slots whose REROLL awaits its chance outcome."""
+OBS_TURN: Final = 264
+"""2: the turn's actions over :data:`~.game.TURN_ACTIONS` (at most 1); 1 past the bound."""
+OBS_DIFFICULTY: Final = 266
+"""3: the difficulty (PEACEFUL, SURVIVAL, NIGHTMARE), one-hot."""
+OBS_SIZE: Final = 269
+"""The length of an observation."""
+
+_PHASES: Final = (Phase.ROLL, Phase.PLACE, Phase.MAGDAGDON, Phase.OVER)
+_DIFFICULTIES: Final = tuple(Difficulty)
+
+
+def observation(game: Game, pending: Sequence[int] = ()) -> list[float]:
+    """What a player sees, as :data:`OBS_SIZE` numbers 0-1 (the ``OBS_*`` layout): the
+    board, the staged dice, the tray, the powers left, the required dice, the phase, the
+    dice of a REROLL awaiting its outcome (``pending``, die indices), the turn's actions and
+    the difficulty. Dice are in canonical order, so the numbering of dice never shows."""
+    obs = [0.0] * OBS_SIZE
+    for square, value in enumerate(game.board):
+        obs[OBS_BOARD + 16 * value + square] = 1.0
+    for die in game.dice:
+        if die.cell is not None:
+            obs[OBS_STAGED + 16 * (die.value - 1) + die.cell] = 1.0
+    for k, i in enumerate(tray_order(game)):
+        obs[OBS_TRAY + 6 * k + game.dice[i].value - 1] = 1.0
+        if i in pending:
+            obs[OBS_PENDING + k] = 1.0
+    obs[OBS_POWERS + game.powers_left] = 1.0
+    obs[OBS_REQUIRED + game.required] = 1.0
+    obs[OBS_PHASE + _PHASES.index(game.phase)] = 1.0
+    obs[OBS_TURN] = min(game.turn_actions, TURN_ACTIONS) / TURN_ACTIONS
+    obs[OBS_TURN + 1] = float(game.turn_actions >= TURN_ACTIONS)
+    obs[OBS_DIFFICULTY + _DIFFICULTIES.index(game.difficulty)] = 1.0
+    return obs
 
 
 # --- turn level ------------------------------------------------------------------------------
@@ -363,6 +415,10 @@ class EncodedGame:
         ):
             game.apply(action)
 
+    def observation(self) -> list[float]:
+        """:func:`observation` of the position."""
+        return observation(self.game, self.pending)
+
     def score(self) -> int:
         """The engine's score now (the final score once the game is over)."""
         return self.game.score().total
@@ -378,6 +434,7 @@ __all__ = [
     "MAX_CHANCE_OUTCOMES",
     "NUM_ACTIONS",
     "NUM_TURN_ACTIONS",
+    "OBS_SIZE",
     "PLAN",
     "PLAN_CODES",
     "REROLL",
@@ -391,6 +448,7 @@ __all__ = [
     "encode",
     "legal_ids",
     "legal_mask",
+    "observation",
     "plan_code",
     "plan_placements",
     "tray_order",

@@ -1,0 +1,219 @@
+"""The engine's fast path: :class:`~.encoding.EncodedGame`'s die-level play in C.
+
+:class:`FastGame` plays a game by the die-level ids of :mod:`.encoding`, chance as chance,
+with the same rules, ids and observation as the pure-Python engine, which stays the
+reference (the tests compare both on many random positions). :func:`random_games` plays
+whole games at random inside C. The C module (``magdagdon.engine._fastgame``) is built when
+the package is installed with a C compiler at hand; without one, or with
+``MAGDAGDON_PURE_PYTHON=1`` in the environment, :data:`AVAILABLE` is False,
+:class:`FastGame` cannot be made, and :func:`random_games` plays in Python (slowly).
+
+>>> game = FastGame("nightmare", seed=1)
+>>> game.apply_action(game.stream_outcome()); game.legal_actions()[:2]
+[17, 18]
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, Final
+
+from .dice import DiceStream, outcomes
+from .encoding import NUM_ACTIONS, OBS_SIZE, EncodedGame
+from .game import Difficulty, Game, Phase
+
+_native: ModuleType | None
+try:
+    from . import _fastgame as _native
+except ImportError:  # built without a C compiler
+    _native = None
+
+if os.environ.get("MAGDAGDON_PURE_PYTHON"):
+    _native = None
+
+AVAILABLE: Final = _native is not None
+"""Whether the C fast path is built and switched on."""
+
+if _native is not None and (_native.NUM_ACTIONS, _native.OBS_SIZE) != (NUM_ACTIONS, OBS_SIZE):
+    raise RuntimeError(  # pragma: no cover - a stale build
+        "magdagdon.engine._fastgame disagrees with encoding.py: rebuild it (pip install -e .)"
+    )
+
+_DIFFICULTIES: Final = tuple(Difficulty)
+_PHASES: Final = (Phase.ROLL, Phase.PLACE, Phase.MAGDAGDON, Phase.OVER)
+
+
+class FastGame:
+    """A game played by die-level ids in C, chance as chance: the interface of
+    :class:`~.encoding.EncodedGame` (die level). With a ``seed`` the dice come from the
+    game's stream, as the server's do."""
+
+    __slots__ = ("_core", "difficulty", "stream")
+
+    def __init__(self, difficulty: Difficulty | str, seed: bytes | int | None = None) -> None:
+        """A new game; its dice from ``seed``'s stream, or chosen at each chance node."""
+        if _native is None:
+            raise RuntimeError("the C fast path is not available (see magdagdon.engine.fast)")
+        self.difficulty = Difficulty(difficulty)
+        self.stream = None if seed is None else DiceStream(seed)
+        self._core: Any = _native.FastGame(_DIFFICULTIES.index(self.difficulty))
+
+    @classmethod
+    def from_game(cls, game: Game, pending: Sequence[int] = ()) -> FastGame:
+        """The position of an engine game (without a stream: dice are chosen), with the dice
+        of a chosen REROLL ``pending``."""
+        fast = cls(game.difficulty)
+        dice = game.dice
+        fast._core.set_state(
+            bytes(game.board.cells),
+            _DIFFICULTIES.index(game.difficulty),
+            _PHASES.index(game.phase),
+            game.required,
+            game.powers_used,
+            game.turns,
+            [d.value for d in dice],
+            [d.cell for d in dice],
+            list(game.staged),
+            game.turn_actions,
+            sum(1 << i for i in pending),
+            game.reroll_slot,
+        )
+        return fast
+
+    def state(self) -> tuple[Any, ...]:
+        """Everything the game holds, as a tuple: the board's cells, the difficulty, the
+        phase, the required dice, the powers used, the turns, the dice values, their squares,
+        the staging order, the turn's actions, the pending REROLL's dice (bit set) and the
+        next stream slot."""
+        state: tuple[Any, ...] = self._core.get_state()
+        return state
+
+    def clone(self) -> FastGame:
+        """An independent copy."""
+        other = FastGame.__new__(FastGame)
+        other.difficulty, other.stream, other._core = (
+            self.difficulty,
+            self.stream,
+            self._core.clone(),
+        )
+        return other
+
+    def is_chance_node(self) -> bool:
+        """True when dice are to be rolled."""
+        return bool(self._core.chance_count())
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return bool(self._core.phase() == 3)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcome indices of the chance node and their probabilities."""
+        n = self._core.chance_count()
+        return [(k, p) for k, (_, p) in enumerate(outcomes(n))] if n else []
+
+    def _stream_values(self) -> list[int]:
+        assert self.stream is not None
+        state = self.state()
+        turns, pending, slot = state[5], state[10], state[11]
+        if not pending:
+            return list(self.stream.roll(turns))
+        return [self.stream.value(turns, slot + k) for k in range(pending.bit_count())]
+
+    def stream_outcome(self) -> int:
+        """The outcome index the seed brings at this chance node."""
+        if self.stream is None or not self.is_chance_node():
+            raise ValueError("only a seeded game at a chance node has a stream outcome")
+        values = tuple(sorted(self._stream_values()))
+        return next(k for k, (o, _) in enumerate(outcomes(len(values))) if o == values)
+
+    def sample_outcome(self, rng: random.Random) -> int:
+        """An outcome index drawn with its probability (the stream's, when seeded)."""
+        if self.stream is not None:
+            return self.stream_outcome()
+        found = self.chance_outcomes()
+        return rng.choices([k for k, _ in found], [p for _, p in found])[0]
+
+    def roll_stream(self) -> None:
+        """At a chance node of a seeded game: the stream's dice, in its order (the server's
+        game of the seed has them on the same dice)."""
+        self._core.apply_chance(self._stream_values())
+
+    def apply_dice(self, values: Sequence[int]) -> None:
+        """At a chance node: these dice, in die index order."""
+        self._core.apply_chance(list(values))
+
+    def legal_actions(self) -> list[int]:
+        """The legal ids at a decision node, increasing (none at a chance node)."""
+        if self._core.chance_count():
+            return []
+        found: list[int] = self._core.legal_actions()
+        return found
+
+    def legal_mask(self, out: Any) -> int:
+        """Write the legal ids' mask into ``out`` (a writable buffer of NUM_ACTIONS bytes,
+        e.g. a numpy bool array); return how many are legal."""
+        count: int = self._core.legal_mask(out)
+        return count
+
+    def apply_action(self, action_id: int) -> None:
+        """Apply an id at a decision node, or an outcome index at a chance node."""
+        n = self._core.chance_count()
+        if not n:
+            self._core.apply(action_id)
+            return
+        if type(action_id) is not int or not 0 <= action_id < len(outcomes(n)):
+            raise ValueError(f"{action_id!r} is not an outcome of this chance node")
+        if self.stream is not None:
+            if action_id != self.stream_outcome():
+                raise ValueError("a seeded game takes the outcome its seed brings")
+            self.roll_stream()
+        else:
+            self._core.apply_chance(list(outcomes(n)[action_id][0]))
+
+    def observe(self, out: Any) -> None:
+        """Write the observation into ``out`` (a writable buffer of OBS_SIZE float32)."""
+        self._core.observe(out)
+
+    def dead_end(self) -> bool:
+        """R7 (the staged dice leave the minimum out of reach)."""
+        return bool(self._core.dead_end())
+
+    def score(self) -> int:
+        """The engine's score now (the final score once the game is over)."""
+        score: int = self._core.score()
+        return score
+
+    def play_random(self, seed: int) -> int:
+        """Play to the end inside C, every decision uniform among the legal ids and fair
+        dice from an RNG of ``seed`` (not the stream); return the decisions made."""
+        steps: int = self._core.play_random(seed)
+        return steps
+
+
+def random_games(difficulty: Difficulty | str, games: int, seed: int = 0) -> tuple[list[int], int]:
+    """Play ``games`` games at random, every decision uniform among the legal die-level ids
+    and fair dice: their final scores, and the decisions made. In C when :data:`AVAILABLE`
+    (its own generator), else with :class:`~.encoding.EncodedGame` (the same distribution,
+    not the same games)."""
+    level = Difficulty(difficulty)
+    if _native is not None:
+        scores, steps = _native.random_games(_DIFFICULTIES.index(level), games, seed)
+        return list(scores), int(steps)
+    rng = random.Random(seed)
+    scores, steps = [], 0
+    for _ in range(games):
+        play = EncodedGame(level)
+        while not play.is_terminal():
+            if play.is_chance_node():
+                play.apply_action(play.sample_outcome(rng))
+            else:
+                play.apply_action(rng.choice(play.legal_actions()))
+                steps += 1
+        scores.append(play.score())
+    return scores, steps
+
+
+__all__ = ["AVAILABLE", "FastGame", "random_games"]
