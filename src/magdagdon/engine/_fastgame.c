@@ -472,7 +472,8 @@ score(const State *s)
     }
     for (int sq = 0; sq < 16; sq++)
         total -= 15 * (s->cells[sq] == RUIN);
-    for (int k = 0; k < s->powers_used; k++)
+    int used = s->powers_used + (s->pending ? 1 : 0); /* a REROLL chosen is used */
+    for (int k = 0; k < used; k++)
         total -= PENALTIES[s->difficulty][k];
     return total;
 }

@@ -42,15 +42,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from . import actions
 from .actions import Action
-from .board import bits
+from .board import Board, bits
 from .dice import DiceStream, outcomes
 from .game import TURN_ACTIONS, Difficulty, Game, Phase
 from .placement import Placement, staged_results, with_placed
 from .placement import legal_mask as legal_squares
+from .scoring import score_board
 
 ROLL: Final = 0
 STAGE: Final = 1
@@ -228,6 +230,30 @@ def observation(game: Game, pending: Sequence[int] = ()) -> list[float]:
     return obs
 
 
+def text(game: Game, pending: Sequence[int] = ()) -> str:
+    """The position as text: the difficulty, turn, phase, score, powers left and required
+    dice; the board (staged dice in brackets, RUINS as X); the tray (``*`` a die of a
+    pending REROLL)."""
+    staged = {d.cell: d.value for d in game.dice if d.cell is not None}
+    rows = []
+    for r in range(4):
+        cells = []
+        for c in range(4):
+            sq = 4 * r + c
+            value = game.board[sq]
+            if sq in staged:
+                cells.append(f"[{staged[sq]}]")
+            else:
+                cells.append(f" {'.123456X'[value]} ")
+        rows.append("".join(cells))
+    tray = " ".join(f"{d.value}{'*' if d.index in pending else ''}" for d in game.dice if d.in_tray)
+    head = (
+        f"{game.difficulty.name} turn {game.turns + 1} {game.phase.name} "
+        f"score {game.score().total} powers {game.powers_left} required {game.required}"
+    )
+    return "\n".join([head, *rows, f"tray: {tray or '-'}"]) + "\n"
+
+
 # --- turn level ------------------------------------------------------------------------------
 
 
@@ -300,6 +326,11 @@ def turn_decode(game: Game, action_id: int) -> list[Action]:
 # --- a game played by ids, chance as chance -------------------------------------------------
 
 
+@lru_cache(maxsize=1 << 16)
+def _board_total(board: Board) -> int:
+    return score_board(board).total
+
+
 class EncodedGame:
     """A game played by action ids, with ROLL and REROLL outcomes as chance nodes (as
     OpenSpiel plays them): a decision node takes an id, a chance node an outcome index of
@@ -332,13 +363,18 @@ class EncodedGame:
             self.game = self.game.search_copy()
         self.pending: list[int] = []
         """The dice of a REROLL chosen and waiting for their chance outcome."""
+        self._legal: list[int] | None = None  # the legal ids, until the next action
 
     def clone(self) -> EncodedGame:
         """An independent copy."""
         other = EncodedGame.__new__(EncodedGame)
         other.turn_level, other.stream = self.turn_level, self.stream
         other.game, other.pending = self.game.copy(), list(self.pending)
+        other._legal = self._legal
         return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> EncodedGame:
+        return self.clone()
 
     def is_chance_node(self) -> bool:
         """True when dice are to be rolled: before a turn, or after a REROLL was chosen."""
@@ -382,11 +418,15 @@ class EncodedGame:
         """The legal ids at a decision node, in increasing order (none at a chance node)."""
         if self.is_chance_node() or self.is_terminal():
             return []
-        return turn_legal_ids(self.game) if self.turn_level else legal_ids(self.game)
+        if self._legal is None:
+            self._legal = turn_legal_ids(self.game) if self.turn_level else legal_ids(self.game)
+        return list(self._legal)
 
     def apply_action(self, action_id: int) -> None:
         """Apply an id at a decision node, or an outcome index at a chance node."""
         game = self.game
+        legal = self.legal_actions()
+        self._legal = None
         if self.is_chance_node():
             n = len(self.pending) or 4
             if type(action_id) is not int or not 0 <= action_id < len(outcomes(n)):
@@ -403,7 +443,8 @@ class EncodedGame:
             else:
                 game.roll(values)
             return
-        if action_id not in self.legal_actions():
+        if action_id not in legal:
+            self._legal = legal
             raise ValueError(f"{action_id!r} is not legal now")
         if REROLL < action_id < RUIN:
             reroll = decode(game, action_id)
@@ -420,8 +461,11 @@ class EncodedGame:
         return observation(self.game, self.pending)
 
     def score(self) -> int:
-        """The engine's score now (the final score once the game is over)."""
-        return self.game.score().total
+        """The engine's score now (the final score once the game is over), a REROLL chosen
+        counted as used (its penalty is due whatever its dice show)."""
+        game = self.game
+        used = game.powers_used + bool(self.pending)
+        return _board_total(game.board) - sum(game.difficulty.penalties[:used])
 
     def __repr__(self) -> str:
         return f"<EncodedGame {self.game!r} pending={self.pending}>"
@@ -451,6 +495,7 @@ __all__ = [
     "observation",
     "plan_code",
     "plan_placements",
+    "text",
     "tray_order",
     "turn_decode",
     "turn_legal_ids",

@@ -182,7 +182,8 @@ class FastGame:
         return bool(self._core.dead_end())
 
     def score(self) -> int:
-        """The engine's score now (the final score once the game is over)."""
+        """The engine's score now (the final score once the game is over), a REROLL chosen
+        counted as used."""
         score: int = self._core.score()
         return score
 

@@ -1,0 +1,262 @@
+"""MAGDAGDON as a Gymnasium environment: ``pip install 'magdagdon[gym]'``, then
+
+>>> import gymnasium
+>>> env = gymnasium.make("magdagdon.gym:Magdagdon-v0", difficulty="nightmare")
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, int(info["action_mask"].sum()), info["score"]
+((269,), 48, 0)
+
+(``"magdagdon.gym:Magdagdon-v0"`` imports this module, which registers ``Magdagdon-v0``;
+after ``import magdagdon.gym``, ``gymnasium.make("Magdagdon-v0", ...)`` works too.)
+
+One episode is one game. The agent decides; chance is the environment's: every ROLL and
+REROLL draws its dice from the game's seed exactly as the server does, so a game reset with
+``seed=s`` meets the dice of the server's game of seed ``s``, and its actions replay there.
+
+- Actions: the ids of :mod:`magdagdon.engine.encoding`: die level (``Discrete(158)``: stage a
+  die on a square, take back, CONFIRM, the powers, a RUIN), or with ``turn_level=True`` one
+  id per legal staged set (a whole turn) besides the powers and the RUINS
+  (``Discrete(83679)``). ``action_masks()`` (and ``info["action_mask"]``) gives the legal
+  ones. An illegal action changes nothing and gives no reward (``info["illegal"]``); the
+  registered environment truncates an episode at :data:`~magdagdon.engine.MAX_GAME_ACTIONS`
+  steps, which no game of legal actions reaches (R17), so every episode ends.
+- Observation: :func:`~magdagdon.engine.encoding.observation`, 269 numbers 0-1 (board
+  planes, staged dice, the tray, powers left, required dice, phase, turn, difficulty).
+- Reward: the change of the engine's score (power and RUIN penalties included), so an
+  episode's return is the final score.
+- ``render()``: ``"ansi"`` text or an ``"rgb_array"`` picture.
+
+Die level runs on the engine's C fast path (:mod:`magdagdon.engine.fast`) when it is built;
+turn level, and die level without it, on the pure-Python engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, SupportsFloat
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from .engine import MAX_GAME_ACTIONS, Difficulty, Game, fast
+from .engine import encoding as enc
+
+ENV_ID: Final = "Magdagdon-v0"
+
+Observation = NDArray[np.float32]
+
+
+class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
+    """One game of MAGDAGDON per episode (see the module's documentation)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        difficulty: Difficulty | str = "peaceful",
+        turn_level: bool = False,
+        render_mode: str | None = None,
+        use_fast: bool | None = None,
+    ) -> None:
+        """An environment of ``difficulty``, die level or ``turn_level``; ``use_fast``
+        None: the C fast path at die level when it is built (True: insist, False: never)."""
+        self.difficulty = Difficulty(difficulty)
+        self.turn_level = turn_level
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode is one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        if use_fast and (turn_level or not fast.AVAILABLE):
+            raise ValueError("the C fast path plays die level, and only where it is built")
+        self.use_fast = (not turn_level and fast.AVAILABLE) if use_fast is None else use_fast
+        size = enc.NUM_TURN_ACTIONS if turn_level else enc.NUM_ACTIONS
+        self.action_space = spaces.Discrete(size)
+        self.observation_space = spaces.Box(0.0, 1.0, (enc.OBS_SIZE,), np.float32)
+        self._mask = np.zeros(size, dtype=np.bool_)
+        self._obs = np.zeros(enc.OBS_SIZE, dtype=np.float32)
+        self._score = 0
+        self.game_seed = 0
+        """The seed of the current game's dice (the server's ``seed``)."""
+        self.history: list[int] = []
+        """The ids played in the current game."""
+        self._fast: fast.FastGame | None = None
+        self._play: enc.EncodedGame | None = None
+
+    # --- the game --------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        """The engine's game (Python backend only; its log replays on the server)."""
+        if self._play is None:
+            raise RuntimeError("the fast path keeps no engine game: use replay()")
+        return self._play.game
+
+    def replay(self) -> enc.EncodedGame:
+        """The current game replayed on the pure-Python engine from its seed and ids."""
+        play = enc.EncodedGame(self.difficulty, self.game_seed, turn_level=self.turn_level)
+        self._resolve(play)
+        for action_id in self.history:
+            play.apply_action(action_id)
+            self._resolve(play)
+        return play
+
+    @staticmethod
+    def _resolve(play: enc.EncodedGame | fast.FastGame) -> None:
+        while play.is_chance_node():
+            play.apply_action(play.stream_outcome())
+
+    def _roll(self) -> None:
+        if self._fast is not None:
+            while self._fast.is_chance_node():
+                self._fast.roll_stream()
+        else:
+            assert self._play is not None
+            self._resolve(self._play)
+
+    def _now(self) -> tuple[int, bool]:
+        """The score, and whether the game is over."""
+        if self._fast is not None:
+            return self._fast.score(), self._fast.is_terminal()
+        assert self._play is not None
+        return self._play.score(), self._play.is_terminal()
+
+    def _refresh(self) -> None:
+        if self._fast is not None:
+            self._fast.observe(self._obs)
+            self._fast.legal_mask(self._mask)
+            return
+        assert self._play is not None
+        self._obs[:] = self._play.observation()
+        self._mask[:] = False
+        self._mask[self._play.legal_actions()] = True
+
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self._mask.copy(), "score": self._score}
+        if illegal:
+            info["illegal"] = True
+        return info
+
+    # --- Gymnasium -------------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """A new game: with ``seed``, the dice of the server's game of that seed; without,
+        a seed drawn from the environment's generator."""
+        super().reset(seed=seed)
+        self.game_seed = seed if seed is not None else int(self.np_random.integers(2**62))
+        self.history = []
+        if self.use_fast:
+            self._fast, self._play = fast.FastGame(self.difficulty, self.game_seed), None
+        else:
+            self._fast = None
+            self._play = enc.EncodedGame(
+                self.difficulty, self.game_seed, turn_level=self.turn_level
+            )
+        self._roll()
+        self._score, _ = self._now()
+        self._refresh()
+        return self._obs.copy(), self._info()
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play an id; the dice of any chance node after it come from the game's seed."""
+        action_id = int(action)
+        if not (0 <= action_id < self._mask.size and self._mask[action_id]):
+            return self._obs.copy(), 0.0, False, False, self._info(illegal=True)
+        if self._fast is not None:
+            self._fast.apply_action(action_id)
+        else:
+            assert self._play is not None
+            self._play.apply_action(action_id)
+        self.history.append(action_id)
+        self._roll()
+        score, over = self._now()
+        reward, self._score = score - self._score, score
+        self._refresh()
+        return self._obs.copy(), float(reward), over, False, self._info()
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The legal ids now, as a mask over the action space (sb3-contrib's name)."""
+        return self._mask.copy()
+
+    def render(self) -> Any:
+        """``"ansi"``: the position as text; ``"rgb_array"``: as a picture (H, W, 3)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: make(..., render_mode=...)")
+            return None
+        play = self._play if self._play is not None else self.replay()
+        if self.render_mode == "ansi":
+            return enc.text(play.game, play.pending)
+        return picture(play.game, play.pending)
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+
+_CELL: Final = 32
+_PIPS: Final = {
+    1: [(2, 2)],
+    2: [(1, 1), (3, 3)],
+    3: [(1, 1), (2, 2), (3, 3)],
+    4: [(1, 1), (1, 3), (3, 1), (3, 3)],
+    5: [(1, 1), (1, 3), (2, 2), (3, 1), (3, 3)],
+    6: [(1, 1), (2, 1), (3, 1), (1, 3), (2, 3), (3, 3)],
+}
+_COLOURS: Final = {
+    "empty": (200, 200, 200),
+    "number": (250, 250, 245),
+    "staged": (255, 225, 120),
+    "ruin": (110, 60, 40),
+    "tray": (235, 235, 255),
+    "pending": (255, 170, 170),
+    "pip": (20, 20, 20),
+}
+
+
+def _face(image: NDArray[np.uint8], top: int, left: int, value: int, colour: str) -> None:
+    image[top + 1 : top + _CELL - 1, left + 1 : left + _CELL - 1] = _COLOURS[colour]
+    step = _CELL // 4
+    for row, col in _PIPS.get(value, []):
+        y, x = top + row * step, left + col * step
+        image[y - 2 : y + 2, x - 2 : x + 2] = _COLOURS["pip"]
+
+
+def picture(game: Game, pending: list[int] | None = None) -> NDArray[np.uint8]:
+    """The position as an RGB picture: the board, then the tray's dice below it."""
+    image = np.full((5 * _CELL + 4, 4 * _CELL, 3), 60, dtype=np.uint8)
+    staged = {d.cell: d.value for d in game.dice if d.cell is not None}
+    for sq, value in enumerate(game.board):
+        top, left = (sq // 4) * _CELL, (sq % 4) * _CELL
+        if sq in staged:
+            _face(image, top, left, staged[sq], "staged")
+        elif value == 7:
+            _face(image, top, left, 0, "ruin")
+        else:
+            _face(image, top, left, value, "number" if value else "empty")
+    for k, die in enumerate(d for d in game.dice if d.in_tray):
+        colour = "pending" if pending and die.index in pending else "tray"
+        _face(image, 4 * _CELL + 4, k * _CELL, die.value, colour)
+    return image
+
+
+# --- registration and vectors ----------------------------------------------------------------
+
+
+def make_vec(num_envs: int, **kwargs: Any) -> gymnasium.vector.VectorEnv[Any, Any, Any]:
+    """``num_envs`` environments stepped together (Gymnasium's synchronous vector env; each
+    one's mask is in ``infos["action_mask"]``), made with ``kwargs``."""
+    return gymnasium.make_vec(ENV_ID, num_envs=num_envs, vectorization_mode="sync", **kwargs)
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="magdagdon.gym:MagdagdonEnv",
+        max_episode_steps=MAX_GAME_ACTIONS,
+        order_enforce=True,
+    )
+
+
+__all__ = ["ENV_ID", "MagdagdonEnv", "make_vec", "picture"]
