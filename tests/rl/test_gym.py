@@ -1,0 +1,115 @@
+"""magdagdon.gym: Gymnasium's own checker on every difficulty and both action levels, the
+returns equal the engine's final scores, seeded games are the server's, rendering."""
+
+from __future__ import annotations
+
+import doctest
+from typing import Any
+
+import pytest
+
+from magdagdon.engine import Game, fast
+
+gymnasium = pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+mgym = pytest.importorskip("magdagdon.gym")
+env_checker = pytest.importorskip("gymnasium.utils.env_checker")
+
+LEVELS = ["peaceful", "survival", "nightmare"]
+
+
+@pytest.mark.parametrize("difficulty", LEVELS)
+@pytest.mark.parametrize("turn_level", [False, True])
+def test_gymnasiums_checker_passes(difficulty: str, turn_level: bool) -> None:
+    for mode in ("ansi", "rgb_array"):
+        env = gymnasium.make(
+            "Magdagdon-v0", difficulty=difficulty, turn_level=turn_level, render_mode=mode
+        )
+        env_checker.check_env(env.unwrapped)
+
+
+def play(env: Any, seed: int, rng: Any) -> tuple[float, dict[str, Any]]:
+    obs, info = env.reset(seed=seed)
+    total, done = 0.0, False
+    while not done:
+        assert env.observation_space.contains(obs)
+        mask = env.unwrapped.action_masks()
+        assert (mask == info["action_mask"]).all()
+        action = rng.choice(np.flatnonzero(mask))
+        obs, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        done = terminated or truncated
+        assert not truncated
+    return total, info
+
+
+@pytest.mark.parametrize("turn_level", [False, True])
+@pytest.mark.parametrize("use_fast", [False, None])
+def test_returns_are_the_engines_final_scores_of_the_servers_games(
+    turn_level: bool, use_fast: bool | None
+) -> None:
+    rng = np.random.default_rng(1)
+    for k, difficulty in enumerate(LEVELS):
+        env = gymnasium.make(
+            "Magdagdon-v0", difficulty=difficulty, turn_level=turn_level, use_fast=use_fast
+        )
+        seed = 100 + k
+        total, info = play(env, seed, rng)
+        assert total == info["score"]
+        replayed = env.unwrapped.replay()
+        assert replayed.is_terminal() and replayed.score() == total
+        server = Game.replay(difficulty, seed, replayed.game.actions)
+        assert server.is_over and server.score().total == total
+
+
+def test_the_fast_path_and_python_give_the_same_episodes() -> None:
+    if not fast.AVAILABLE:
+        pytest.skip("the C fast path is not built")
+    quick = gymnasium.make("Magdagdon-v0", difficulty="peaceful", use_fast=True)
+    slow = gymnasium.make("Magdagdon-v0", difficulty="peaceful", use_fast=False)
+    for seed in range(3):
+        a, b = quick.reset(seed=seed), slow.reset(seed=seed)
+        rng, done = np.random.default_rng(seed), False
+        while not done:
+            assert (a[0] == b[0]).all() and (a[-1]["action_mask"] == b[-1]["action_mask"]).all()
+            action = rng.choice(np.flatnonzero(a[-1]["action_mask"]))
+            a, b = quick.step(action), slow.step(action)
+            assert a[1:4] == b[1:4]
+            done = a[2]
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    env = gymnasium.make("Magdagdon-v0", difficulty="nightmare")
+    obs, info = env.reset(seed=4)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    again, reward, terminated, truncated, info = env.step(illegal)
+    assert (again == obs).all() and reward == 0 and not terminated and not truncated
+    assert info["illegal"]
+
+
+def test_it_is_made_without_importing_it_and_in_vectors() -> None:
+    env = gymnasium.make("magdagdon.gym:Magdagdon-v0", difficulty="survival", turn_level=True)
+    assert env.action_space.n == 158 + 17**4
+    vec = mgym.make_vec(4, difficulty="nightmare")
+    obs, infos = vec.reset(seed=7)
+    assert obs.shape == (4, 269) and infos["action_mask"].shape == (4, 158)
+    actions = [int(np.flatnonzero(m)[0]) for m in infos["action_mask"]]
+    obs, rewards, terminated, truncated, infos = vec.step(np.array(actions))
+    assert obs.shape == (4, 269) and rewards.shape == (4,)
+    assert not terminated.any() and not truncated.any()
+
+
+def test_rendering() -> None:
+    env = gymnasium.make("Magdagdon-v0", difficulty="peaceful", render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    assert text.splitlines()[0].startswith("PEACEFUL turn 1 PLACE score 0 powers 3 required 2")
+    assert text.splitlines()[-1] == "tray: 4 1 3 6"
+    picture = gymnasium.make("Magdagdon-v0", render_mode="rgb_array", use_fast=True)
+    picture.reset(seed=3)
+    image = picture.render()
+    assert image.dtype == np.uint8 and image.shape == (164, 128, 3)
+
+
+def test_the_modules_examples_run() -> None:
+    assert doctest.testmod(mgym).failed == 0
