@@ -26,8 +26,9 @@ REROLL draws its dice from the game's seed exactly as the server does, so a game
   episode's return is the final score.
 - ``render()``: ``"ansi"`` text or an ``"rgb_array"`` picture.
 
-Die level runs on the engine's C fast path (:mod:`magdagdon.engine.fast`) when it is built;
-turn level, and die level without it, on the pure-Python engine.
+Both levels run on the engine's C fast path (:mod:`magdagdon.engine.fast`) when it is
+built, else on the pure-Python engine (the same games, more slowly). At turn level,
+``afterstates()`` gives the boards each turn-ending id leaves, for afterstate learning.
 """
 
 from __future__ import annotations
@@ -66,9 +67,9 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
-        if use_fast and (turn_level or not fast.AVAILABLE):
-            raise ValueError("the C fast path plays die level, and only where it is built")
-        self.use_fast = (not turn_level and fast.AVAILABLE) if use_fast is None else use_fast
+        if use_fast and not fast.AVAILABLE:
+            raise ValueError("the C fast path is not built (see magdagdon.engine.fast)")
+        self.use_fast = fast.AVAILABLE if use_fast is None else use_fast
         size = enc.NUM_TURN_ACTIONS if turn_level else enc.NUM_ACTIONS
         self.action_space = spaces.Discrete(size)
         self.observation_space = spaces.Box(0.0, 1.0, (enc.OBS_SIZE,), np.float32)
@@ -123,12 +124,46 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
     def _refresh(self) -> None:
         if self._fast is not None:
             self._fast.observe(self._obs)
-            self._fast.legal_mask(self._mask)
-            return
-        assert self._play is not None
-        self._obs[:] = self._play.observation()
+            if not self.turn_level:
+                self._fast.legal_mask(self._mask)
+                return
+            legal = self._fast.legal_actions()
+        else:
+            assert self._play is not None
+            self._obs[:] = self._play.observation()
+            legal = self._play.legal_actions()
         self._mask[:] = False
-        self._mask[self._play.legal_actions()] = True
+        self._mask[legal] = True
+
+    def afterstates(self) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+        """The ids that end the turn now, each with the board it leaves (16 squares as the
+        engine's :class:`~magdagdon.engine.Board` holds them: 0 empty, 1-6, 7 RUIN): at turn
+        level the plans in PLACE, and the RUINS in MAGDAGDON; the powers are not among them.
+        An afterstate agent (TD learning, as for 2048) values these boards."""
+        if not self.turn_level:
+            raise ValueError("afterstates() is for the turn level (turn_level=True)")
+        if self._fast is not None:
+            codes, cells = self._fast.plans()
+            ids = [enc.PLAN + code for code in codes]
+            boards = np.frombuffer(cells, dtype=np.uint8).reshape(-1, 16)
+            legal = self._fast.legal_actions()
+            board = np.frombuffer(bytes(self._fast.state()[0]), dtype=np.uint8)
+        else:
+            assert self._play is not None
+            game = self._play.game
+            legal = self._play.legal_actions()
+            ids = [i for i in legal if i >= enc.PLAN]
+            boards = np.array(
+                [list(game.board.with_numbers(enc.plan_placements(game, i)).cells) for i in ids],
+                dtype=np.uint8,
+            ).reshape(-1, 16)
+            board = np.array(game.board.cells, dtype=np.uint8)
+        ruins = [i for i in legal if enc.RUIN <= i < enc.PLAN]
+        if ruins:
+            ruined = np.repeat(board[None, :], len(ruins), axis=0)
+            ruined[np.arange(len(ruins)), np.array(ruins) - enc.RUIN] = 7
+            boards = np.concatenate([boards, ruined])
+        return np.array(ids + ruins, dtype=np.int64), boards
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask.copy(), "score": self._score}
@@ -147,7 +182,8 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
         self.game_seed = seed if seed is not None else int(self.np_random.integers(2**62))
         self.history = []
         if self.use_fast:
-            self._fast, self._play = fast.FastGame(self.difficulty, self.game_seed), None
+            self._fast = fast.FastGame(self.difficulty, self.game_seed, turn_level=self.turn_level)
+            self._play = None
         else:
             self._fast = None
             self._play = enc.EncodedGame(

@@ -136,3 +136,27 @@ def test_illegal_ids_are_refused() -> None:
         quick.apply_action(enc.CONFIRM)
     with pytest.raises(ValueError):
         quick.apply_action(enc.NUM_ACTIONS)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_turn_level_games_agree(seed: int) -> None:
+    rng = random.Random(seed)
+    level = LEVELS[seed % 3]
+    play = enc.EncodedGame(level, turn_level=True)
+    quick = fast.FastGame(level, turn_level=True)
+    while not play.is_terminal():
+        assert quick.legal_actions() == play.legal_actions()
+        assert quick.score() == play.score() and quick.state()[:11] == python_state(play)[:11]
+        if play.is_chance_node():
+            action = play.sample_outcome(rng)
+        else:
+            action = rng.choice(play.legal_actions())
+            if play.game.phase.value == "place":
+                codes, cells = quick.plans()
+                for k in rng.sample(range(len(codes)), min(5, len(codes))):
+                    trial = play.clone()
+                    trial.apply_action(enc.PLAN + codes[k])
+                    assert bytes(trial.game.board.cells) == cells[16 * k : 16 * k + 16]
+        play.apply_action(action)
+        quick.apply_action(action)
+    assert quick.is_terminal() and quick.score() == play.score()

@@ -113,3 +113,21 @@ def test_rendering() -> None:
 
 def test_the_modules_examples_run() -> None:
     assert doctest.testmod(mgym).failed == 0
+
+
+def test_afterstates_are_the_boards_the_turn_ending_ids_leave() -> None:
+    for use_fast in (False, None):
+        env = gymnasium.make(
+            "Magdagdon-v0", difficulty="nightmare", turn_level=True, use_fast=use_fast
+        )
+        _, info = env.reset(seed=5)
+        rng, done, seen = np.random.default_rng(5), False, 0
+        while not done:
+            ids, boards = env.unwrapped.afterstates()
+            assert set(ids) <= set(np.flatnonzero(info["action_mask"]))
+            k = int(rng.integers(len(ids)))
+            _, _, done, _, info = env.step(ids[k])
+            replayed = env.unwrapped.replay().game
+            assert list(replayed.board.cells) == boards[k].tolist()
+            seen += 1
+        assert seen >= 6

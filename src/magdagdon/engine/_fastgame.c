@@ -9,6 +9,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define EMPTY 0
@@ -503,6 +504,115 @@ observe(const State *s, float *obs)
     obs[OBS_DIFFICULTY + s->difficulty] = 1.0f;
 }
 
+/* --- turn level: every distinct legal staged set ------------------------------------ */
+
+#define SEEN_SIZE (1 << 15)
+static unsigned long long seen_keys[SEEN_SIZE];
+static unsigned int seen_stamp[SEEN_SIZE];
+static unsigned int stamp;
+
+/* True the first time a set (its key: 3 bits of value per square) is met this search. */
+static int
+first_visit(unsigned long long key)
+{
+    unsigned long long h = key * 0x9E3779B97F4A7C15ULL;
+    unsigned int i = (unsigned int)(h >> 49) & (SEEN_SIZE - 1);
+    while (seen_stamp[i] == stamp) {
+        if (seen_keys[i] == key)
+            return 0;
+        i = (i + 1) & (SEEN_SIZE - 1);
+    }
+    seen_stamp[i] = stamp;
+    seen_keys[i] = key;
+    return 1;
+}
+
+typedef struct {
+    unsigned long long *keys;
+    Py_ssize_t n, cap;
+} Found;
+
+static int
+found_add(Found *f, unsigned long long key)
+{
+    if (f->n == f->cap) {
+        Py_ssize_t cap = f->cap ? 2 * f->cap : 1024;
+        unsigned long long *keys = PyMem_Realloc(f->keys, cap * sizeof *keys);
+        if (keys == NULL)
+            return -1;
+        f->keys = keys;
+        f->cap = cap;
+    }
+    f->keys[f->n++] = key;
+    return 0;
+}
+
+/* R4: every set of dice legal staging reaches from `m`, once each; those of at least
+   `required` dice recorded. */
+static int
+staged_sets(const Masks *m, int *cnt, int depth, int required, unsigned long long key, Found *f)
+{
+    if (depth >= required && depth > 0 && found_add(f, key) < 0)
+        return -1;
+    for (int v = 1; v <= 6; v++) {
+        if (!cnt[v])
+            continue;
+        int legal = legal_squares(m, v);
+        cnt[v]--;
+        while (legal) {
+            int sq = lowbit(legal);
+            legal &= legal - 1;
+            unsigned long long next = key | ((unsigned long long)v << (3 * sq));
+            if (!first_visit(next))
+                continue;
+            Masks after = *m;
+            place(&after, v, sq);
+            if (staged_sets(&after, cnt, depth + 1, required, next, f) < 0) {
+                cnt[v]++;
+                return -1;
+            }
+        }
+        cnt[v]++;
+    }
+    return 0;
+}
+
+/* The plan code of a set: each of the turn's dice, sorted, gets its square + 1 or 0; equal
+   dice take their squares in increasing order (encoding.plan_code). */
+static long
+plan_code(const State *s, unsigned long long key)
+{
+    int sorted[4], used[4] = {0, 0, 0, 0};
+    for (int i = 0; i < s->ndice; i++) {
+        int j = i;
+        while (j > 0 && sorted[j - 1] > s->values[i]) {
+            sorted[j] = sorted[j - 1];
+            j--;
+        }
+        sorted[j] = s->values[i];
+    }
+    long code = 0, power[4] = {1, 17, 289, 4913};
+    for (int sq = 0; sq < 16; sq++) {
+        int v = (int)(key >> (3 * sq) & 7);
+        if (!v)
+            continue;
+        for (int k = 0; k < s->ndice; k++)
+            if (!used[k] && sorted[k] == v) {
+                used[k] = 1;
+                code += (sq + 1) * power[k];
+                break;
+            }
+    }
+    return code;
+}
+
+static int
+compare_codes(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
 /* --- random games ------------------------------------------------------------------- */
 
 static inline unsigned long long
@@ -797,6 +907,91 @@ fg_set_state(FastGameObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* plans() -> (codes, cells): in PLACE, every distinct legal staged set of the turn's dice
+   (staged ones counted in the tray) as its plan code, increasing, and the board it makes,
+   16 bytes each, concatenated. */
+static PyObject *
+fg_plans(FastGameObject *self, PyObject *unused)
+{
+    State *s = &self->s;
+    Found f = {NULL, 0, 0};
+    if (s->phase == PLACE && !s->pending) {
+        Masks m;
+        int cnt[8] = {0};
+        board_masks(s, &m);
+        for (int i = 0; i < s->ndice; i++)
+            cnt[s->values[i]]++;
+        if (++stamp == 0) { /* the stamps wrapped: forget them all */
+            memset(seen_stamp, 0, sizeof seen_stamp);
+            stamp = 1;
+        }
+        if (staged_sets(&m, cnt, 0, s->required, 0, &f) < 0) {
+            PyMem_Free(f.keys);
+            return PyErr_NoMemory();
+        }
+    }
+    long *codes = PyMem_Malloc((f.n ? f.n : 1) * 2 * sizeof(long));
+    if (codes == NULL) {
+        PyMem_Free(f.keys);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < f.n; k++) {
+        codes[2 * k] = plan_code(s, f.keys[k]);
+        codes[2 * k + 1] = (long)k;
+    }
+    qsort(codes, f.n, 2 * sizeof(long), compare_codes);
+    PyObject *list = PyList_New(f.n);
+    PyObject *cells = PyBytes_FromStringAndSize(NULL, 16 * f.n);
+    if (list == NULL || cells == NULL) {
+        Py_XDECREF(list);
+        Py_XDECREF(cells);
+        PyMem_Free(f.keys);
+        PyMem_Free(codes);
+        return NULL;
+    }
+    char *out = PyBytes_AS_STRING(cells);
+    for (Py_ssize_t k = 0; k < f.n; k++) {
+        unsigned long long key = f.keys[codes[2 * k + 1]];
+        PyList_SET_ITEM(list, k, PyLong_FromLong(codes[2 * k]));
+        for (int sq = 0; sq < 16; sq++) {
+            int v = (int)(key >> (3 * sq) & 7);
+            out[16 * k + sq] = (char)(v ? v : s->cells[sq]);
+        }
+    }
+    PyMem_Free(f.keys);
+    PyMem_Free(codes);
+    return Py_BuildValue("(NN)", list, cells);
+}
+
+/* apply_plan(code): stage the plan's set (one of plans()) and CONFIRM. */
+static PyObject *
+fg_apply_plan(FastGameObject *self, PyObject *arg)
+{
+    State *s = &self->s;
+    long code = PyLong_AsLong(arg);
+    if (code == -1 && PyErr_Occurred())
+        return NULL;
+    if (s->phase != PLACE || s->pending || code <= 0 || code >= 83521) {
+        PyErr_Format(PyExc_ValueError, "plan %ld is not legal now", code);
+        return NULL;
+    }
+    int sorted[4];
+    for (int i = 0; i < s->ndice; i++) {
+        int j = i;
+        while (j > 0 && sorted[j - 1] > s->values[i]) {
+            sorted[j] = sorted[j - 1];
+            j--;
+        }
+        sorted[j] = s->values[i];
+    }
+    take_back_all(s);
+    for (int k = 0; k < s->ndice; k++, code /= 17)
+        if (code % 17)
+            s->cells[code % 17 - 1] = (unsigned char)sorted[k];
+    end_turn(s);
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 random_games(PyObject *module, PyObject *args)
 {
@@ -841,6 +1036,10 @@ static PyMethodDef fg_methods[] = {
     {"play_random", (PyCFunction)fg_play_random, METH_O,
      "play_random(seed): play to the end at random; return the decisions made."},
     {"get_state", (PyCFunction)fg_get_state, METH_NOARGS, "The state as a tuple."},
+    {"plans", (PyCFunction)fg_plans, METH_NOARGS,
+     "plans() -> (codes, cells): every distinct legal staged set and the board it makes."},
+    {"apply_plan", (PyCFunction)fg_apply_plan, METH_O,
+     "apply_plan(code): stage a set of plans() and CONFIRM (the caller checked it)."},
     {"set_state", (PyCFunction)fg_set_state, METH_VARARGS, "Set the state from its tuple."},
     {NULL, NULL, 0, NULL},
 };

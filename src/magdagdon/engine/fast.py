@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any, Final
 
 from .dice import DiceStream, outcomes
-from .encoding import NUM_ACTIONS, OBS_SIZE, EncodedGame
+from .encoding import DECREASE, NUM_ACTIONS, OBS_SIZE, PLAN, EncodedGame
 from .game import Difficulty, Game, Phase
 
 _native: ModuleType | None
@@ -51,21 +51,33 @@ class FastGame:
     :class:`~.encoding.EncodedGame` (die level). With a ``seed`` the dice come from the
     game's stream, as the server's do."""
 
-    __slots__ = ("_core", "difficulty", "stream")
+    __slots__ = ("_core", "_legal", "_plans", "difficulty", "stream", "turn_level")
 
-    def __init__(self, difficulty: Difficulty | str, seed: bytes | int | None = None) -> None:
-        """A new game; its dice from ``seed``'s stream, or chosen at each chance node."""
+    def __init__(
+        self,
+        difficulty: Difficulty | str,
+        seed: bytes | int | None = None,
+        *,
+        turn_level: bool = False,
+    ) -> None:
+        """A new game; its dice from ``seed``'s stream, or chosen at each chance node; its
+        decisions die-level ids, or with ``turn_level`` plans, powers and RUINS."""
         if _native is None:
             raise RuntimeError("the C fast path is not available (see magdagdon.engine.fast)")
         self.difficulty = Difficulty(difficulty)
         self.stream = None if seed is None else DiceStream(seed)
+        self.turn_level = turn_level
         self._core: Any = _native.FastGame(_DIFFICULTIES.index(self.difficulty))
+        self._legal: list[int] | None = None  # turn level: the legal ids, until an action
+        self._plans: tuple[list[int], bytes] | None = None
 
     @classmethod
-    def from_game(cls, game: Game, pending: Sequence[int] = ()) -> FastGame:
+    def from_game(
+        cls, game: Game, pending: Sequence[int] = (), *, turn_level: bool = False
+    ) -> FastGame:
         """The position of an engine game (without a stream: dice are chosen), with the dice
         of a chosen REROLL ``pending``."""
-        fast = cls(game.difficulty)
+        fast = cls(game.difficulty, turn_level=turn_level)
         dice = game.dice
         fast._core.set_state(
             bytes(game.board.cells),
@@ -143,18 +155,37 @@ class FastGame:
 
     def apply_dice(self, values: Sequence[int]) -> None:
         """At a chance node: these dice, in die index order."""
+        self._forget()
         self._core.apply_chance(list(values))
+
+    def _forget(self) -> None:
+        self._legal = self._plans = None
+
+    def plans(self) -> tuple[list[int], bytes]:
+        """In PLACE, every distinct legal staged set of the turn's dice: its plan code
+        (:func:`~.encoding.plan_code` without ``PLAN``), increasing, and the 16 squares of
+        the board it makes, concatenated (the afterstates of a turn-level decision)."""
+        if self._plans is None:
+            self._plans = self._core.plans()
+        return self._plans
 
     def legal_actions(self) -> list[int]:
         """The legal ids at a decision node, increasing (none at a chance node)."""
         if self._core.chance_count():
             return []
-        found: list[int] = self._core.legal_actions()
-        return found
+        if not self.turn_level:
+            found: list[int] = self._core.legal_actions()
+            return found
+        if self._legal is None:
+            powers = [i for i in self._core.legal_actions() if i >= DECREASE]
+            self._legal = powers + [PLAN + code for code in self.plans()[0]]
+        return list(self._legal)
 
     def legal_mask(self, out: Any) -> int:
-        """Write the legal ids' mask into ``out`` (a writable buffer of NUM_ACTIONS bytes,
-        e.g. a numpy bool array); return how many are legal."""
+        """Write the legal die-level ids' mask into ``out`` (a writable buffer of NUM_ACTIONS
+        bytes, e.g. a numpy bool array); return how many are legal."""
+        if self.turn_level:
+            raise ValueError("legal_mask() is die level: use legal_actions() at turn level")
         count: int = self._core.legal_mask(out)
         return count
 
@@ -162,8 +193,18 @@ class FastGame:
         """Apply an id at a decision node, or an outcome index at a chance node."""
         n = self._core.chance_count()
         if not n:
+            if self.turn_level:
+                legal = self.legal_actions()
+                if action_id not in legal:
+                    raise ValueError(f"{action_id!r} is not legal now")
+                self._forget()
+                if action_id >= PLAN:
+                    self._core.apply_plan(action_id - PLAN)
+                    return
             self._core.apply(action_id)
+            self._forget()
             return
+        self._forget()
         if type(action_id) is not int or not 0 <= action_id < len(outcomes(n)):
             raise ValueError(f"{action_id!r} is not an outcome of this chance node")
         if self.stream is not None:
