@@ -23,9 +23,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from magdagdon.engine import Game, Phase
+from magdagdon.engine import Game, Phase, fast
 from magdagdon.engine import encoding as enc
-from magdagdon.engine import fast
 
 Run = Callable[[float], tuple[int, int, float]]
 """A run of about ``seconds``: (steps, games, CPU seconds)."""

@@ -143,27 +143,9 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
         if not self.turn_level:
             raise ValueError("afterstates() is for the turn level (turn_level=True)")
         if self._fast is not None:
-            codes, cells = self._fast.plans()
-            ids = [enc.PLAN + code for code in codes]
-            boards = np.frombuffer(cells, dtype=np.uint8).reshape(-1, 16)
-            legal = self._fast.legal_actions()
-            board = np.frombuffer(bytes(self._fast.state()[0]), dtype=np.uint8)
-        else:
-            assert self._play is not None
-            game = self._play.game
-            legal = self._play.legal_actions()
-            ids = [i for i in legal if i >= enc.PLAN]
-            boards = np.array(
-                [list(game.board.with_numbers(enc.plan_placements(game, i)).cells) for i in ids],
-                dtype=np.uint8,
-            ).reshape(-1, 16)
-            board = np.array(game.board.cells, dtype=np.uint8)
-        ruins = [i for i in legal if enc.RUIN <= i < enc.PLAN]
-        if ruins:
-            ruined = np.repeat(board[None, :], len(ruins), axis=0)
-            ruined[np.arange(len(ruins)), np.array(ruins) - enc.RUIN] = 7
-            boards = np.concatenate([boards, ruined])
-        return np.array(ids + ruins, dtype=np.int64), boards
+            return _afterstates(self._fast, np.frombuffer(self._fast.state()[0], np.uint8))
+        assert self._play is not None
+        return afterstates(self._play.game)
 
     def _info(self, illegal: bool = False) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self._mask.copy(), "score": self._score}
@@ -226,6 +208,41 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode == "ansi":
             return enc.text(play.game, play.pending)
         return picture(play.game, play.pending)
+
+
+def afterstates(game: Game) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+    """:meth:`MagdagdonEnv.afterstates` of an engine game in PLACE or MAGDAGDON (its staged
+    dice, if any, are taken back first, as plans do): the turn-level ids that end the turn,
+    and the boards they leave. On the C fast path when it is built."""
+    board = np.array(game.board.cells, dtype=np.uint8)
+    if fast.AVAILABLE:
+        quick = fast.FastGame.from_game(game.search_copy(), turn_level=True)
+        return _afterstates(quick, board)
+    legal = enc.turn_legal_ids(game)
+    ids = [i for i in legal if i >= enc.PLAN]
+    boards = [list(game.board.with_numbers(enc.plan_placements(game, i)).cells) for i in ids]
+    ruins = [i for i in legal if enc.RUIN <= i < enc.PLAN]
+    return _with_ruins(ids, np.array(boards, dtype=np.uint8).reshape(-1, 16), ruins, board)
+
+
+def _afterstates(
+    quick: fast.FastGame, board: NDArray[np.uint8]
+) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+    codes, cells = quick.plans()
+    ids = [enc.PLAN + code for code in codes]
+    boards = np.frombuffer(cells, dtype=np.uint8).reshape(-1, 16)
+    ruins = [i for i in quick.legal_actions() if enc.RUIN <= i < enc.PLAN]
+    return _with_ruins(ids, boards, ruins, board)
+
+
+def _with_ruins(
+    ids: list[int], boards: NDArray[np.uint8], ruins: list[int], board: NDArray[np.uint8]
+) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
+    if ruins:
+        ruined = np.repeat(board[None, :], len(ruins), axis=0)
+        ruined[np.arange(len(ruins)), np.array(ruins) - enc.RUIN] = 7
+        boards = np.concatenate([boards, ruined])
+    return np.array(ids + ruins, dtype=np.int64), boards
 
 
 # --- drawing ---------------------------------------------------------------------------------
@@ -295,4 +312,4 @@ if ENV_ID not in gymnasium.registry:
     )
 
 
-__all__ = ["ENV_ID", "MagdagdonEnv", "make_vec", "picture"]
+__all__ = ["ENV_ID", "MagdagdonEnv", "afterstates", "make_vec", "picture"]
