@@ -119,7 +119,10 @@ def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> No
 
 def test_the_installed_package_is_not_the_checkout(installed: Installed) -> None:
     python = installed.venv / "bin" / "python"
-    code = "import magdagdon, magdagdon.ai.fast as f; print(magdagdon.__file__, f.AVAILABLE)"
+    code = (
+        "import magdagdon, magdagdon.ai.fast as f, magdagdon.engine.fast as g; "
+        "print(magdagdon.__file__, f.AVAILABLE and g.AVAILABLE)"
+    )
     out = subprocess.run(
         [str(python), "-c", code],
         cwd=installed.home,

@@ -3,7 +3,10 @@ legal ids, transitions, observations and scores on many random positions."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -12,8 +15,26 @@ from magdagdon.engine import encoding as enc
 
 from .play import random_position
 
+needs_native = pytest.mark.skipif(not fast.AVAILABLE, reason="the C fast path is not built")
+
+
+def test_ci_builds_the_fast_path() -> None:
+    """CI asks for it (.ci/run sets MAGDAGDON_REQUIRE_NATIVE): a failed build must not pass
+    unnoticed as slower environments."""
+    if os.environ.get("MAGDAGDON_REQUIRE_NATIVE"):
+        assert fast.AVAILABLE
+
+
+def test_the_environment_switches_it_off() -> None:
+    code = (
+        "from magdagdon.engine import fast as f; print(f.AVAILABLE, f.random_games('nightmare', 2))"
+    )
+    env = {**os.environ, "MAGDAGDON_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.startswith("False ([")  # and random games play in Python
+
+
 np = pytest.importorskip("numpy")
-pytestmark = pytest.mark.skipif(not fast.AVAILABLE, reason="the C fast path is not built")
 
 PHASES = ["roll", "place", "magdagdon", "over"]
 LEVELS = ["peaceful", "survival", "nightmare"]
@@ -69,6 +90,7 @@ def play_both(play: enc.EncodedGame, quick: fast.FastGame, rng: random.Random, s
     agree(play, quick)
 
 
+@needs_native
 @pytest.mark.parametrize("seed", range(12))
 def test_whole_random_games_agree(seed: int) -> None:
     rng = random.Random(seed)
@@ -76,6 +98,7 @@ def test_whole_random_games_agree(seed: int) -> None:
     play_both(enc.EncodedGame(level), fast.FastGame(level), rng, 10_000)
 
 
+@needs_native
 def test_random_positions_agree_past_the_bound_too() -> None:
     rng = random.Random(5)
     for seed in range(60):
@@ -84,6 +107,7 @@ def test_random_positions_agree_past_the_bound_too() -> None:
         play_both(play, fast.FastGame.from_game(game), rng, 12)
 
 
+@needs_native
 def test_dead_ends_past_the_bound_agree() -> None:
     """Past the bound a dead end may be left (take back) but not entered (stage)."""
     rng, found = random.Random(6), 0
@@ -103,6 +127,7 @@ def test_dead_ends_past_the_bound_agree() -> None:
     assert found >= 5
 
 
+@needs_native
 def test_a_seeded_fast_game_meets_the_servers_dice() -> None:
     quick, rng = fast.FastGame("peaceful", seed=11), random.Random(0)
     ids: list[int] = []
@@ -122,6 +147,7 @@ def test_a_seeded_fast_game_meets_the_servers_dice() -> None:
     assert server.is_over and server.score().total == quick.score()
 
 
+@needs_native
 def test_random_games_are_reproducible_and_end() -> None:
     scores, decisions = fast.random_games("survival", 50, seed=3)
     assert (scores, decisions) == fast.random_games("survival", 50, seed=3)
@@ -129,6 +155,7 @@ def test_random_games_are_reproducible_and_end() -> None:
     assert all(-310 <= s <= 672 for s in scores)
 
 
+@needs_native
 def test_illegal_ids_are_refused() -> None:
     quick = fast.FastGame("nightmare")
     quick.apply_action(0)  # the chance node: outcome 0, four 1s
@@ -138,6 +165,7 @@ def test_illegal_ids_are_refused() -> None:
         quick.apply_action(enc.NUM_ACTIONS)
 
 
+@needs_native
 @pytest.mark.parametrize("seed", range(4))
 def test_turn_level_games_agree(seed: int) -> None:
     rng = random.Random(seed)

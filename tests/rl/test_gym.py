@@ -105,7 +105,7 @@ def test_rendering() -> None:
     text = env.render()
     assert text.splitlines()[0].startswith("PEACEFUL turn 1 PLACE score 0 powers 3 required 2")
     assert text.splitlines()[-1] == "tray: 4 1 3 6"
-    picture = gymnasium.make("Magdagdon-v0", render_mode="rgb_array", use_fast=True)
+    picture = gymnasium.make("Magdagdon-v0", render_mode="rgb_array")
     picture.reset(seed=3)
     image = picture.render()
     assert image.dtype == np.uint8 and image.shape == (164, 128, 3)
