@@ -8,7 +8,8 @@ Prints figures; asserts nothing.
 
 - *naive*: what a researcher wrapping the engine from its documentation writes: every step
   lists ``Game.legal_actions()`` (dicts), applies a random one, and computes ``score()`` for
-  the reward; chance is the game's own ROLL action.
+  the reward; chance is the game's own ROLL action. The second row also reads what an
+  observation is made of (``staged_board``, the dice), as a wrapper must.
 - *encoded*: :class:`~magdagdon.engine.encoding.EncodedGame`, ids and chance nodes, in Python.
 - *gym*: ``gymnasium.make("Magdagdon-v0")`` with its wrappers, a random agent choosing among
   ``info["action_mask"]`` (on the C fast path).
@@ -30,7 +31,7 @@ Run = Callable[[float], tuple[int, int, float]]
 """A run of about ``seconds``: (steps, games, CPU seconds)."""
 
 
-def naive(difficulty: str) -> Run:
+def naive(difficulty: str, observe: bool = False) -> Run:
     def run(seconds: float) -> tuple[int, int, float]:
         rng, steps, games = random.Random(0), 0, 0
         start = time.process_time()
@@ -41,6 +42,9 @@ def naive(difficulty: str) -> Run:
                 game.apply(rng.choice(game.legal_actions()))
                 reward, score = game.score().total - score, game.score().total
                 del reward
+                if observe:  # what a wrapper reads to build an observation of its own
+                    seen = (game.staged_board.cells, sorted(d.value for d in game.dice))
+                    del seen
                 steps += 1
             games += 1
         return steps, games, time.process_time() - start
@@ -121,6 +125,7 @@ def main() -> None:
     level = args.difficulty
     runs: list[tuple[str, Run]] = [
         ("naive: Game.legal_actions() + apply + score()", naive(level)),
+        ("naive, and the staged board and state per step", naive(level, observe=True)),
         ("encoded, die level (Python)", encoded(level)),
         ("encoded, turn level (Python)", encoded(level, turn_level=True)),
         ("gym, die level (C fast path)", gym(level)),
