@@ -8,9 +8,9 @@ the package is installed with a C compiler at hand; without one, or with
 ``MAGDAGDON_PURE_PYTHON=1`` in the environment, :data:`AVAILABLE` is False,
 :class:`FastGame` cannot be made, and :func:`random_games` plays in Python (slowly).
 
->>> game = FastGame("nightmare", seed=1)
->>> game.apply_action(game.stream_outcome()); game.legal_actions()[:2]
-[17, 18]
+>>> scores, decisions = random_games("nightmare", 3, seed=1)
+>>> len(scores), decisions >= 3 * 4  # a game has at least 4 turns (of 4 dice)
+(3, True)
 """
 
 from __future__ import annotations
