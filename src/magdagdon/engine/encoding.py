@@ -339,6 +339,8 @@ class EncodedGame:
     With a ``seed`` the dice come from the game's stream as the server's do, and a chance
     node takes only :meth:`stream_outcome`; the log of :attr:`game` then replays on the
     server's game of that seed (:meth:`Game.replay`). Without one any outcome may be chosen.
+    Play it through :meth:`apply_action`, which keeps the legal ids until the next action;
+    :attr:`game`, the engine's game, is there to be read.
 
     >>> play = EncodedGame("nightmare", seed=1)
     >>> play.is_chance_node(), play.stream_outcome(), outcomes(4)[play.stream_outcome()][0]
