@@ -30,7 +30,15 @@ MUST_SEE: dict[str, list[str]] = {
     "place": ["#board", "#tray .die", ".square.legal", "[data-intent='confirm']"],
     "confirm": ["#board", "#tray .die", "[data-intent='confirm']:not([disabled])"],
     "magdagdon": ["#board", "#banner", "[data-intent='accept']"],
-    "rescue": ["#board", "#banner", "#message", "[data-intent='rescue']", "[data-intent='accept']"],
+    "rescue": [
+        "#board",
+        "#banner",
+        "#message",
+        "[data-intent='rescue']",
+        "[data-intent='reroll-start']",
+        "[data-intent='accept']",
+    ],
+    "rescue-reroll": ["#tray .die", "[data-intent='reroll-go']", "[data-intent='reroll-cancel']"],
     "ruin": [".square.ruin-choice", "#banner", "[data-intent='ruin-cancel']"],
     "reroll": ["#tray .die", "[data-intent='reroll-go']", "[data-intent='reroll-cancel']"],
     "hint": ["#board", ".hint-plan", "[data-intent='hint-close']", "[data-intent='confirm']"],
@@ -78,6 +86,8 @@ MEASURE = """(selectors) => {
       const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
       const over = hit && hit !== n && !n.contains(hit);
       if (over) out.push(`${selector} covered by ${hit.id || hit.className}`);
+      const spills = n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1;
+      if (n.matches(".button") && spills) out.push(`${selector}: its words spill out`);
     }
   }
   return out;
@@ -147,7 +157,14 @@ def to_rescue(page: Any, base: str) -> None:
     page.wait_for_selector("[data-intent='rescue']")
 
 
-def to_ruin(page: Any, base: str) -> None:  # from the rescue's screen
+def to_rescue_reroll(page: Any, base: str) -> None:  # from the rescue's screen
+    page.click("[data-intent='reroll-start']")
+    page.click("[data-die='0']")
+    page.wait_for_selector("[data-intent='reroll-go']:not([disabled])")
+
+
+def to_ruin(page: Any, base: str) -> None:  # from the rescue's REROLL
+    page.click("[data-intent='reroll-cancel']")
     page.click("[data-intent='accept']")
     page.click("#confirm-yes")
     page.wait_for_selector(".square.ruin-choice")
@@ -192,13 +209,15 @@ def to_daily(page: Any, base: str) -> None:
     page.wait_for_selector("#sheet .daily-coach >> text=/\\d/", timeout=60_000)
 
 
-# (in this order: the RUIN's is the rescue's screen's next, the closed result the open one's)
+# (in this order: REROLL's choice in a MAGDAGDON and then the RUIN's come from the rescue's
+# screen, the closed result from the open one)
 STATES: dict[str, Callable[[Any, str], None]] = {
     "roll": to_roll,
     "place": to_place,
     "confirm": to_confirm,
     "magdagdon": to_magdagdon,
     "rescue": to_rescue,
+    "rescue-reroll": to_rescue_reroll,
     "ruin": to_ruin,
     "reroll": to_reroll,
     "hint": to_hint,

@@ -222,6 +222,27 @@ def test_a_rescue_is_a_button_for_its_power(browser: Any, live_server: str, lang
     page.context.close()
 
 
+def test_in_magdagdon_a_tapped_die_offers_its_plus_and_minus_one(
+    page: Any, live_server: str
+) -> None:
+    """In MAGDAGDON the powers' row holds the certain rescues and REROLL stands beside ACCEPT;
+    a rescue in several steps (+1 twice, say) stays possible: a die tapped in the tray offers
+    its −1 and +1 in place of the rescues, tapped again it gives the rescues back."""
+    magdagdon_screen(page, live_server)  # PEACEFUL, seed 0
+    powers, actions = page.locator("#powers"), page.locator("#actions")
+    expect(actions.locator("[data-intent='reroll-start']")).to_be_visible()
+    expect(actions.locator("[data-intent='accept']")).to_be_visible()
+    expect(powers.locator("[data-intent='adjust']")).to_have_count(0)
+    rescues = powers.locator("[data-intent='rescue']").count()
+    assert rescues > 0
+    page.click("[data-die='1']")
+    expect(powers.locator("[data-intent='adjust']")).to_have_count(2)
+    expect(powers.locator("[data-intent='rescue']")).to_have_count(0)
+    page.click("[data-die='1']")
+    expect(powers.locator("[data-intent='rescue']")).to_have_count(rescues)
+    expect(powers.locator("[data-intent='adjust']")).to_have_count(0)
+
+
 def test_spent_powers_are_not_dead_buttons(page: Any, live_server: str) -> None:
     """Spent powers stayed as grey buttons: once none is left the row of powers is gone and
     the status line says so."""

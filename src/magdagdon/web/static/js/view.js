@@ -296,13 +296,15 @@ export class View {
   }
 
   // The Majda Powers while some are left (spent ones are not drawn as dead buttons: the status
-  // line says none is left). In MAGDAGDON only its certain rescues, each a button (REROLL
-  // stands beside ACCEPT MAGDAGDON: −1 and +1 can do nothing there but these rescues).
+  // line says none is left). In MAGDAGDON its certain rescues, each a button (REROLL stands
+  // beside ACCEPT MAGDAGDON), and −1 and +1 once a die of the tray is tapped (a rescue in
+  // several steps), in place of the rescues.
   renderPowers(game, ui, t) {
     const row = this.$("powers");
     const magdagdon = game.phase === "magdagdon" && !ui.reroll;
+    const adjusting = magdagdon && ui.selected !== null;
     row.hidden = game.powers_left === 0 || game.phase === "over" || game.phase === "roll"
-      || (magdagdon && (ui.ruinMode || !game.rescues.length || game.next_power_cost === null));
+      || (magdagdon && (ui.ruinMode || game.next_power_cost === null || (!game.rescues.length && !adjusting)));
     if (row.hidden) return row.replaceChildren();
     const cost = game.next_power_cost;
     const die = ui.selected !== null ? game.dice[ui.selected] : null;
@@ -316,7 +318,7 @@ export class View {
     // Each ±1 that lifts a MAGDAGDON (the view's rescues) is a button of its own: the die's
     // face and the change, asking for that power on that die. (The message line above the
     // tray says what they are.)
-    if (magdagdon) {
+    if (magdagdon && !adjusting) {
       row.replaceChildren(...game.rescues.map((r) => {
         const what = t(r.delta > 0 ? "hint_increase" : "hint_decrease", { n: r.die + 1 });
         const node = button("rescue", "", {
@@ -331,7 +333,7 @@ export class View {
     row.replaceChildren(
       this.powerButton(game, t, "adjust", "−1", { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }),
       this.powerButton(game, t, "adjust", "+1", { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }),
-      this.rerollButton(game, ui, t));
+      ...(magdagdon ? [] : [this.rerollButton(game, ui, t)]));
   }
 
   renderActions(game, ui, t) {

@@ -29,12 +29,21 @@ export class Walkthrough {
     // the controller's: a die to select so that the lit squares are real (tour_lit)
     this.selectDie = () => {};
     doc.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && this.open) {
+      // (Escape in a dialog over the tour is the dialog's)
+      if (event.key === "Escape" && this.open && !doc.querySelector("dialog[open]")) {
         event.preventDefault();
         this.close();
       }
     });
-    doc.defaultView?.addEventListener("resize", () => this.place());
+    // a turned or resized screen: the target brought back into view, the card beside it
+    doc.defaultView?.addEventListener("resize", () => {
+      if (!this.open) return;
+      this.mark()?.scrollIntoView({ block: "nearest", behavior: "instant" });
+      this.place();
+    });
+    // the page scrolled, or a disclosure opened (the hint's other plans): the target moved
+    doc.addEventListener("scroll", () => this.place(), { passive: true, capture: true });
+    doc.addEventListener("toggle", () => this.place(), { capture: true });
   }
 
   get open() {
@@ -53,7 +62,8 @@ export class Walkthrough {
     this.game = game;
     this.returnTo = this.doc.activeElement;
     const phase = game ? game.phase : "roll";
-    this.show(phase === "roll" ? 0 : phase === "over" ? STEPS.findIndex((s) => s.key === "tour_score") : 1);
+    const at = (key) => STEPS.findIndex((s) => s.key === key);
+    this.show({ roll: 0, over: at("tour_score"), magdagdon: at("tour_magdagdon") }[phase] ?? 1);
   }
 
   // The game as drawn now: the roll a step waits for moves the tour on; the card follows
@@ -87,6 +97,16 @@ export class Walkthrough {
     back?.focus();
   }
 
+  // The step's target outlined (again: a redraw may have replaced it, as ROLL's button is).
+  mark() {
+    const target = this.doc.querySelector(STEPS[this.step].target);
+    if (target && !target.classList.contains("tour-target")) {
+      this.unmark();
+      target.classList.add("tour-target");
+    }
+    return target;
+  }
+
   unmark() {
     for (const node of this.doc.querySelectorAll(".tour-target")) node.classList.remove("tour-target");
   }
@@ -104,11 +124,8 @@ export class Walkthrough {
     this.step = index;
     if (step.selects) this.selectDie();
     this.unmark();
-    const target = this.doc.querySelector(step.target);
-    if (target) {
-      target.classList.add("tour-target");
-      target.scrollIntoView({ block: "nearest", behavior: "instant" });
-    }
+    const target = this.mark();
+    target?.scrollIntoView({ block: "nearest", behavior: "instant" });
     const back = index > 0 && !(STEPS[index - 1].waitsFor === "roll");
     const box = el("div", { id: "tour", class: "tour", role: "dialog", "aria-labelledby": "tour-title", "aria-describedby": "tour-text" },
       el("p", { class: "tour-count", text: t("tour_count", { n: index + 1, of: STEPS.length }) }),
@@ -134,7 +151,7 @@ export class Walkthrough {
   // room (its words scrolling, its buttons kept): never over the outlined target.
   place() {
     const box = this.doc.getElementById("tour");
-    const target = this.doc.querySelector(".tour-target");
+    const target = box && this.mark();
     if (!box || !target) return;
     const height = this.doc.defaultView.innerHeight;
     const screen = this.doc.documentElement.clientWidth;
