@@ -54,7 +54,17 @@ def test_sigkill_loses_no_answered_action(database_url: str) -> None:
         threads = [threading.Thread(target=player, args=(n, server.url)) for n in range(6)]
         for t in threads:
             t.start()
-        time.sleep(3)
+        # killed once a game has ended and some 30 actions were answered (not after a fixed
+        # time: on a loaded machine 3 s did not always finish a game)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            with lock:
+                over = any(v["phase"] == "over" for v in answered.values())
+                done = sum(v["version"] for v in answered.values())
+            if over and done > 30:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)  # (and the players in the middle of more)
         server.kill()
         stop.set()
         for t in threads:
