@@ -331,7 +331,41 @@ def _board_total(board: Board) -> int:
     return score_board(board).total
 
 
-class EncodedGame:
+class SeededChance:
+    """What the games played by ids share at their chance nodes: the outcome a seed's stream
+    brings, and an outcome drawn. A game says whether it stands at a chance node, its
+    outcomes, and the stream's dice there (``_stream_values``)."""
+
+    __slots__ = ()
+    stream: DiceStream | None
+
+    def is_chance_node(self) -> bool:
+        """True when dice are to be rolled."""
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The outcome indices of the chance node and their probabilities."""
+        raise NotImplementedError
+
+    def _stream_values(self) -> list[int]:
+        raise NotImplementedError
+
+    def stream_outcome(self) -> int:
+        """The outcome index the seed brings at this chance node."""
+        if self.stream is None or not self.is_chance_node():
+            raise ValueError("only a seeded game at a chance node has a stream outcome")
+        values = tuple(sorted(self._stream_values()))
+        return next(k for k, (o, _) in enumerate(outcomes(len(values))) if o == values)
+
+    def sample_outcome(self, rng: random.Random) -> int:
+        """An outcome index drawn with its probability (the stream's, when seeded)."""
+        if self.stream is not None:
+            return self.stream_outcome()
+        found = self.chance_outcomes()
+        return rng.choices([k for k, _ in found], [p for _, p in found])[0]
+
+
+class EncodedGame(SeededChance):
     """A game played by action ids, with ROLL and REROLL outcomes as chance nodes (as
     OpenSpiel plays them): a decision node takes an id, a chance node an outcome index of
     :meth:`chance_outcomes` (:func:`~.dice.outcomes` order: sorted dice values).
@@ -401,20 +435,6 @@ class EncodedGame:
         return [
             self.stream.value(game.turns, game.reroll_slot + k) for k in range(len(self.pending))
         ]
-
-    def stream_outcome(self) -> int:
-        """The outcome index the seed brings at this chance node."""
-        if self.stream is None or not self.is_chance_node():
-            raise ValueError("only a seeded game at a chance node has a stream outcome")
-        values = tuple(sorted(self._stream_values()))
-        return next(k for k, (o, _) in enumerate(outcomes(len(values))) if o == values)
-
-    def sample_outcome(self, rng: random.Random) -> int:
-        """An outcome index drawn with its probability (the stream's, when seeded)."""
-        if self.stream is not None:
-            return self.stream_outcome()
-        outcomes_ = self.chance_outcomes()
-        return rng.choices([k for k, _ in outcomes_], [p for _, p in outcomes_])[0]
 
     def legal_actions(self) -> list[int]:
         """The legal ids at a decision node, in increasing order (none at a chance node)."""

@@ -15,24 +15,17 @@ the package is installed with a C compiler at hand; without one, or with
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Final
 
 from .dice import DiceStream, outcomes
-from .encoding import DECREASE, NUM_ACTIONS, OBS_SIZE, PLAN, EncodedGame
+from .encoding import DECREASE, NUM_ACTIONS, OBS_SIZE, PLAN, EncodedGame, SeededChance
 from .game import Difficulty, Game, Phase
+from .native import native
 
-_native: ModuleType | None
-try:
-    from . import _fastgame as _native
-except ImportError:  # built without a C compiler
-    _native = None
-
-if os.environ.get("MAGDAGDON_PURE_PYTHON"):
-    _native = None
+_native: ModuleType | None = native("magdagdon.engine._fastgame")
 
 AVAILABLE: Final = _native is not None
 """Whether the C fast path is built and switched on."""
@@ -46,7 +39,7 @@ _DIFFICULTIES: Final = tuple(Difficulty)
 _PHASES: Final = (Phase.ROLL, Phase.PLACE, Phase.MAGDAGDON, Phase.OVER)
 
 
-class FastGame:
+class FastGame(SeededChance):
     """A game played by die-level ids in C, chance as chance: the interface of
     :class:`~.encoding.EncodedGame` (die level). With a ``seed`` the dice come from the
     game's stream, as the server's do."""
@@ -133,20 +126,6 @@ class FastGame:
         if not pending:
             return list(self.stream.roll(turns))
         return [self.stream.value(turns, slot + k) for k in range(pending.bit_count())]
-
-    def stream_outcome(self) -> int:
-        """The outcome index the seed brings at this chance node."""
-        if self.stream is None or not self.is_chance_node():
-            raise ValueError("only a seeded game at a chance node has a stream outcome")
-        values = tuple(sorted(self._stream_values()))
-        return next(k for k, (o, _) in enumerate(outcomes(len(values))) if o == values)
-
-    def sample_outcome(self, rng: random.Random) -> int:
-        """An outcome index drawn with its probability (the stream's, when seeded)."""
-        if self.stream is not None:
-            return self.stream_outcome()
-        found = self.chance_outcomes()
-        return rng.choices([k for k, _ in found], [p for _, p in found])[0]
 
     def roll_stream(self) -> None:
         """At a chance node of a seeded game: the stream's dice, in its order (the server's
