@@ -15,24 +15,17 @@ code runs.
 
 from __future__ import annotations
 
-import os
 from array import array
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Final
 
 from ..engine import BONUS_POINTS, EMPTY, RUIN, RUIN_PENALTY, Bonus
+from ..engine.native import native
 from .features import NAMES
 from .rolls import ROLLS
 
-_native: ModuleType | None
-try:
-    from . import _fast as _native
-except ImportError:  # built without a C compiler
-    _native = None
-
-if os.environ.get("MAGDAGDON_PURE_PYTHON"):
-    _native = None
+_native: ModuleType | None = native("magdagdon.ai._fast")
 
 AVAILABLE: Final = _native is not None
 """Whether the C accelerator is built and switched on."""
