@@ -238,6 +238,10 @@ def test_in_magdagdon_a_tapped_die_offers_its_plus_and_minus_one(
     page.click("[data-die='1']")
     expect(powers.locator("[data-intent='adjust']")).to_have_count(2)
     expect(powers.locator("[data-intent='rescue']")).to_have_count(0)
+    cost = UiPlayer(page, live_server).view()["next_power_cost"]
+    for delta, key in (("-1", "decrease"), ("1", "increase")):  # said in words, not "−1"
+        label = powers.locator(f"[data-delta='{delta}']").get_attribute("aria-label")
+        assert label == words("en", "power_label", what=words("en", key), cost=cost)
     page.click("[data-die='1']")
     expect(powers.locator("[data-intent='rescue']")).to_have_count(rescues)
     expect(powers.locator("[data-intent='adjust']")).to_have_count(0)

@@ -279,12 +279,13 @@ export class View {
     });
   }
 
-  // A Majda Power's button: its words and its cost.
-  powerButton(game, t, intent, label, attrs) {
+  // A Majda Power's button: its words and its cost; `full`, what it is said to be (−1 is
+  // "Decrease").
+  powerButton(game, t, intent, label, attrs, full = label) {
     const cost = game.next_power_cost;
     const node = button(intent, label, { className: "button power", ...attrs });
     if (cost !== null) node.append(el("span", { class: "cost", text: ` −${cost}` }));
-    node.setAttribute("aria-label", cost === null ? label : t("power_label", { what: label, cost }));
+    node.setAttribute("aria-label", cost === null ? full : t("power_label", { what: full, cost }));
     return node;
   }
 
@@ -331,8 +332,8 @@ export class View {
       return;
     }
     row.replaceChildren(
-      this.powerButton(game, t, "adjust", "−1", { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }),
-      this.powerButton(game, t, "adjust", "+1", { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }),
+      this.powerButton(game, t, "adjust", "−1", { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }, t("decrease")),
+      this.powerButton(game, t, "adjust", "+1", { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }, t("increase")),
       ...(magdagdon ? [] : [this.rerollButton(game, ui, t)]));
   }
 
