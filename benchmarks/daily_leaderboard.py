@@ -31,7 +31,7 @@ from sqlalchemy import event, insert, text
 from magdagdon.engine import Difficulty
 from magdagdon.settings import Settings
 from magdagdon.store import Database, Store
-from magdagdon.store.models import daily_results, daily_scores, games, players
+from magdagdon.store.models import daily_results, daily_scores, games, players, sessions
 from magdagdon.store.players import hash_token
 from magdagdon.web.app import create_app
 from magdagdon.web.deps import COOKIE, TEST_DATE_HEADER
@@ -60,11 +60,21 @@ def fill(url: str, count: int, rng: random.Random) -> list[str]:
             c.execute(
                 insert(players),
                 [
+                    {"id": i, "name": f"Player {i}", "created_at": start, "account_since": start}
+                    for i in ids
+                ],
+            )
+            c.execute(
+                insert(sessions),
+                [
                     {
-                        "id": i,
+                        "id": f"bench-{i}",
                         "token_hash": hash_token(tokens[i - 1]),
-                        "name": f"Player {i}",
+                        "player_id": i,
+                        "method": "visit",
+                        "label": "",
                         "created_at": start,
+                        "last_used_at": start,
                     }
                     for i in ids
                 ],
@@ -121,6 +131,7 @@ def fill(url: str, count: int, rng: random.Random) -> list[str]:
                         "powers_used": r["powers"],
                         "hints_used": 0,
                         "finished_at": r["finished_at"],
+                        "ranked": True,
                     }
                     for r in rows
                 ],
@@ -128,7 +139,13 @@ def fill(url: str, count: int, rng: random.Random) -> list[str]:
         c.execute(
             insert(daily_scores),
             [
-                {"day": DAY.isoformat(), "difficulty": "peaceful", "score": k, "players": v}
+                {
+                    "day": DAY.isoformat(),
+                    "difficulty": "peaceful",
+                    "score": k,
+                    "ranked": True,
+                    "players": v,
+                }
                 for k, v in counts.items()
             ],
         )

@@ -84,9 +84,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     """Settings for a test server: its own database, test seeds allowed (and scored), no rate
-    limits (tests act far faster than people; tests/api/test_api_hardening.py checks them)."""
+    limits (tests act far faster than people; tests/api/test_api_hardening.py checks them),
+    every daily game ranked (tests/api/test_accounts.py checks the default, accounts only)."""
     from magdagdon.settings import Settings
 
     return Settings(
-        database_url=database_url, allow_test_seeds=True, test_seeds_scored=True, rate_limits=False
+        database_url=database_url,
+        allow_test_seeds=True,
+        test_seeds_scored=True,
+        rate_limits=False,
+        daily_ranks="everyone",
     )

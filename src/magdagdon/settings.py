@@ -52,7 +52,46 @@ class Settings(BaseSettings):
     player_games_per_minute: float = Field(default=20, gt=0, description="New games per player.")
     address_games_per_minute: float = Field(default=120, gt=0, description="New games per address.")
     address_players_per_minute: float = Field(
-        default=120, gt=0, description="New players (first visits) per address."
+        default=1,
+        gt=0,
+        description="New players (first visits) per address, in bursts of 20 minutes' worth "
+        "(20 at once by default).",
+    )
+    address_accounts_per_hour: float = Field(
+        default=6,
+        gt=0,
+        description="New accounts (a first passkey or transfer code) per address, in bursts of "
+        "half an hour's worth (3 at once by default).",
+    )
+    address_sign_ins_per_hour: float = Field(
+        default=20,
+        gt=0,
+        description="Sign-in attempts (transfer codes tried, passkeys presented) per address, "
+        "in bursts of half an hour's worth (10 at once by default).",
+    )
+    sign_ins_per_hour: float = Field(
+        default=600,
+        gt=0,
+        description="Sign-in attempts on the whole server (against codes guessed from many "
+        "addresses), in bursts of a tenth of an hour's worth.",
+    )
+    account_codes_per_hour: float = Field(
+        default=10,
+        gt=0,
+        description="Transfer codes an account may make (each valid 10 minutes), in bursts of "
+        "half an hour's worth.",
+    )
+    daily_ranks: Literal["accounts", "everyone"] = Field(
+        default="accounts",
+        description="Whose daily games are ranked on the leaderboards: 'accounts' (players who "
+        "saved their games with a passkey or a transfer code before starting the daily; "
+        "anonymous players see where they would stand, apart) or 'everyone'.",
+    )
+    public_origin: str | None = Field(
+        default=None,
+        description="The address players open, e.g. https://dice.example.org: passkeys are "
+        "bound to its host name. Unset: each request's own (its Host header and scheme, as "
+        "a trusted proxy says), which is right unless the game answers under several names.",
     )
     player_coach_per_minute: float = Field(
         default=30, gt=0, description="Hints and reviews per player (each costs CPU time)."

@@ -84,7 +84,7 @@ def test_head_and_the_allow_header_as_http_says(client: TestClient) -> None:
         ("DELETE", "/api/health", "GET, HEAD"),
         ("PUT", "/api/games", "POST"),
         ("GET", "/api/games/abc/actions", "POST"),
-        ("DELETE", "/api/players/me", "GET, HEAD, PUT"),
+        ("POST", "/api/players/me", "GET, HEAD, PUT, DELETE"),
         ("POST", "/api/highscores/peaceful", "GET, HEAD"),
     ]:
         r = client.request(method, url)

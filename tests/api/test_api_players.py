@@ -19,7 +19,11 @@ from magdagdon.web.schemas import NAME_MAX
 
 def test_first_visit_creates_a_player_and_the_cookie_recognises_them(client: TestClient) -> None:
     r = client.get("/api/players/me")
-    assert r.status_code == 200 and r.json() == {"name": None, "name_max": NAME_MAX}
+    assert r.status_code == 200 and r.json() == {
+        "name": None,
+        "name_max": NAME_MAX,
+        "account": False,
+    }
     token = r.cookies["magdagdon_player"]
     assert len(token) >= 40
     r = client.get("/api/players/me")
@@ -30,7 +34,7 @@ def test_token_is_stored_hashed(client: TestClient, settings: Settings) -> None:
     token = client.get("/api/players/me").cookies["magdagdon_player"]
     engine = create_engine(settings.database_url)
     with engine.connect() as conn:
-        stored = conn.execute(text("SELECT token_hash FROM players")).scalars().all()
+        stored = conn.execute(text("SELECT token_hash FROM sessions")).scalars().all()
     engine.dispose()
     assert token not in stored and len(stored) == 1 and len(stored[0]) == 64
 
@@ -53,8 +57,16 @@ def test_unknown_or_oversized_cookie_gets_a_new_player(client: TestClient) -> No
 )
 def test_valid_names(client: TestClient, name: str, stored: str) -> None:
     r = client.put("/api/players/me", json={"name": name})
-    assert r.status_code == 200 and r.json() == {"name": stored, "name_max": NAME_MAX}
-    assert client.get("/api/players/me").json() == {"name": stored, "name_max": NAME_MAX}
+    assert r.status_code == 200 and r.json() == {
+        "name": stored,
+        "name_max": NAME_MAX,
+        "account": False,
+    }
+    assert client.get("/api/players/me").json() == {
+        "name": stored,
+        "name_max": NAME_MAX,
+        "account": False,
+    }
 
 
 @pytest.mark.parametrize(
@@ -65,7 +77,11 @@ def test_invalid_names_are_422_and_change_nothing(client: TestClient, name: str)
     client.put("/api/players/me", json={"name": "Before"})
     r = client.put("/api/players/me", json={"name": name})
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
-    assert client.get("/api/players/me").json() == {"name": "Before", "name_max": NAME_MAX}
+    assert client.get("/api/players/me").json() == {
+        "name": "Before",
+        "name_max": NAME_MAX,
+        "account": False,
+    }
 
 
 def test_secure_cookie_behind_https(database_url: str) -> None:

@@ -173,7 +173,10 @@ def test_0005_keeps_every_player_and_gives_the_names_skeletons(database_url: str
         db = Database(database_url)
         with db.engine.connect() as c:
             rows = c.execute(
-                text("SELECT token_hash, name, name_skeleton FROM players ORDER BY id")
+                text(
+                    "SELECT (SELECT token_hash FROM sessions WHERE player_id = players.id), "
+                    "name, name_skeleton FROM players ORDER BY id"
+                )
             ).all()
         db.engine.dispose()
         assert [(name, key) for _, name, key in rows] == [

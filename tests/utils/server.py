@@ -61,7 +61,8 @@ def server_process(
 ) -> Iterator[ServerProcess]:
     """Run the server until the block ends.
 
-    Test seeds are allowed and rate limits off unless ``env`` says otherwise. ``command`` is
+    Test seeds are allowed, rate limits off and every daily game ranked unless ``env`` says
+    otherwise. ``command`` is
     the ``magdagdon`` command to run (default: this Python's ``-m magdagdon.cli``), ``args``
     more arguments of ``serve``; ``host`` the address it listens on (for example a network
     namespace's, with ``command`` behind ``ip netns exec NAME``).
@@ -73,6 +74,7 @@ def server_process(
         "MAGDAGDON_ALLOW_TEST_SEEDS": "1",
         "MAGDAGDON_TEST_SEEDS_SCORED": "1",
         "MAGDAGDON_RATE_LIMITS": "false",
+        "MAGDAGDON_DAILY_RANKS": "everyone",
         **(env or {}),
     }
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115

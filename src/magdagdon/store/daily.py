@@ -60,19 +60,31 @@ _ROTATED = "daily from "
 """The name of a key made by ``rotate_daily_secret``, followed by its first day."""
 
 
-def count_daily_score(c: Connection, day: str, difficulty: str, score: int) -> None:
-    """Count one more player with ``score`` on a daily (the finishing game's transaction): an
-    upsert, so players finishing with the same score at once add up."""
+def count_daily_score(c: Connection, day: str, difficulty: str, score: int, ranked: bool) -> None:
+    """Count one more player with ``score`` on a daily, ranked or not (the finishing game's
+    transaction): an upsert, so players finishing with the same score at once add up."""
     dialect = sqlite if c.dialect.name == "sqlite" else postgresql
     statement = dialect.insert(daily_scores).values(
-        day=day, difficulty=difficulty, score=score, players=1
+        day=day, difficulty=difficulty, score=score, ranked=ranked, players=1
     )
     c.execute(
         statement.on_conflict_do_update(
-            index_elements=["day", "difficulty", "score"],
+            index_elements=["day", "difficulty", "score", "ranked"],
             set_={"players": daily_scores.c.players + 1},
         )
     )
+
+
+def uncount_daily_score(c: Connection, day: str, difficulty: str, score: int, ranked: bool) -> None:
+    """Count one player fewer with ``score`` on a daily (a result that leaves its leaderboard)."""
+    key = (
+        daily_scores.c.day == day,
+        daily_scores.c.difficulty == difficulty,
+        daily_scores.c.score == score,
+        daily_scores.c.ranked == ranked,
+    )
+    c.execute(update(daily_scores).where(*key).values(players=daily_scores.c.players - 1))
+    c.execute(delete(daily_scores).where(*key, daily_scores.c.players <= 0))
 
 
 def _daily_key(day: date, difficulty: Difficulty) -> tuple[ColumnElement[bool], ...]:
@@ -117,6 +129,9 @@ class Standing:
     rank: int
     score: int
     percentile: int
+    ranked: bool = True
+    """False for a game that is not on the leaderboard (an anonymous player's, while only
+    accounts are ranked): where it would stand among the ranked games."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +142,8 @@ class Leaderboard:
     rows: list[BoardRow]
     me: Standing | None
     par: int | None
+    ranked_only: bool = False
+    """Only accounts' games are ranked (and counted in ``players``)."""
 
 
 PAR_CLAIM_STALE = timedelta(seconds=40)
@@ -264,20 +281,32 @@ class Dailies:
     # --- the leaderboard --------------------------------------------------------------
 
     def daily_leaderboard(
-        self, day: date, difficulty: Difficulty, player_id: int | None, limit: int = BOARD_ROWS
+        self,
+        day: date,
+        difficulty: Difficulty,
+        player_id: int | None,
+        limit: int = BOARD_ROWS,
+        *,
+        ranked_only: bool = False,
     ) -> Leaderboard:
         """A daily's leaderboard: its best games (ties: the earlier first, sharing a rank), the
         number of players, the asking player's standing and, once they have finished it, the
         par. The rows are the head of ``ix_daily_results_board``; the number of players and of
         better scores are sums over ``daily_scores`` (one row per score reached, a few hundred
-        however many play; see BENCHMARKS.md)."""
+        however many play; see BENCHMARKS.md). With ``ranked_only`` only accounts' games are
+        ranked and counted; an anonymous player's standing is where they would stand."""
         r, n = daily_results, daily_scores
         on_board = (r.c.day == day.isoformat(), r.c.difficulty == difficulty.value)
-        counted = (n.c.day == day.isoformat(), n.c.difficulty == difficulty.value)
+        counted: tuple[ColumnElement[bool], ...] = (
+            n.c.day == day.isoformat(),
+            n.c.difficulty == difficulty.value,
+        )
+        if ranked_only:
+            counted = (*counted, n.c.ranked.is_(True))
         top = (
             select(r, players.c.name)
             .join(players, players.c.id == r.c.player_id)
-            .where(*on_board)
+            .where(*on_board, *((r.c.ranked.is_(True),) if ranked_only else ()))
             .order_by(r.c.score.desc(), r.c.finished_at.asc(), r.c.id.asc())
             .limit(limit)
         )
@@ -288,7 +317,7 @@ class Dailies:
             mine = None
             if player_id is not None:
                 mine = c.execute(
-                    select(r.c.score).where(r.c.player_id == player_id, *on_board)
+                    select(r.c.score, r.c.ranked).where(r.c.player_id == player_id, *on_board)
                 ).first()
             above = mine.score if mine is not None else None
             better_sum = (
@@ -303,10 +332,15 @@ class Dailies:
             records = c.execute(top).all()
             me = None
             if mine is not None:
-                count = max(count, better + 1)  # (a count can only lag behind, never hide it)
+                on = not ranked_only or bool(mine.ranked)
+                # (a count can only lag behind, never hide the player's game); an unranked
+                # game is set among the ranked ones, where it would stand
+                if on:
+                    count = max(count, better + 1)
+                among = count if on else count + 1
                 # the share at or below, rounded up: a player who finished is never at 0 %
-                percentile = math.ceil(100 * (count - better) / count)
-                me = Standing(rank=better + 1, score=mine.score, percentile=percentile)
+                percentile = math.ceil(100 * (among - better) / among)
+                me = Standing(rank=better + 1, score=mine.score, percentile=percentile, ranked=on)
             par = self._par(c, day, difficulty) if me is not None else None
         rows: list[BoardRow] = []
         for i, rec in enumerate(records):
@@ -323,7 +357,7 @@ class Dailies:
                     hints_used=rec.hints_used,
                 )
             )
-        return Leaderboard(players=count, rows=rows, me=me, par=par)
+        return Leaderboard(players=count, rows=rows, me=me, par=par, ranked_only=ranked_only)
 
     # --- the par ------------------------------------------------------------------------
 

@@ -55,3 +55,11 @@ class NameTaken(Exception):
     def __init__(self, name: str) -> None:
         super().__init__(f"the name {name!r} looks like another player's")
         self.name = name
+
+
+class InvalidCode(Exception):
+    """A transfer code that is wrong, used or expired."""
+
+
+class LastPasskey(Exception):
+    """Removing the account's last passkey, not confirmed."""

@@ -18,7 +18,7 @@ from .daily import count_daily_score
 from .db import Database
 from .errors import DailyEnded, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
 from .highscores import aware
-from .models import GameStatus, daily_results, game_actions, games, highscores, utcnow
+from .models import GameStatus, daily_results, game_actions, games, highscores, players, utcnow
 from .rows import GameRow
 
 
@@ -243,9 +243,17 @@ class Games:
                 )
             if won and over:
                 # the finished game's row in its high scores or its daily's leaderboard
+                # the game's owner as it is now (a sign-in may have merged it into an account
+                # while this action ran), and whether they were an account from its start
+                owner = c.execute(
+                    select(games.c.player_id, players.c.account_since)
+                    .join(players, players.c.id == games.c.player_id)
+                    .where(games.c.id == record.id)
+                ).one()
+                since = owner.account_since
                 entry: dict[str, Any] = {
                     "game_id": record.id,
-                    "player_id": record.player_id,
+                    "player_id": owner.player_id,
                     "difficulty": record.difficulty,
                     "score": values["score"],
                     "turns": game.turns,
@@ -256,8 +264,11 @@ class Games:
                     "finished_at": now,
                 }
                 if day is not None:
-                    c.execute(insert(daily_results).values(day=record.daily, **entry))
-                    count_daily_score(c, record.daily, record.difficulty, values["score"])
+                    ranked = since is not None and aware(since) <= aware(record.created_at)
+                    c.execute(
+                        insert(daily_results).values(day=record.daily, ranked=ranked, **entry)
+                    )
+                    count_daily_score(c, record.daily, record.difficulty, values["score"], ranked)
                 elif self.score_chosen_seeds or not record.chosen_seed:
                     c.execute(insert(highscores).values(**entry))
         if not won:  # another request changed the game first

@@ -65,12 +65,17 @@ players = Table(
     "players",
     metadata,
     Column("id", Integer, primary_key=True),
-    # someone who plays is recognised by a random token whose SHA-256 is stored
-    Column("token_hash", String(64), nullable=False, unique=True),
     Column("name", String(64), nullable=True),
     # the confusable skeleton of the name (magdagdon.names): look-alike names have the same
     Column("name_skeleton", String(255), nullable=True),
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    # when the player became an account (a passkey or a transfer code); None: anonymous
+    Column("account_since", UTCDateTime(), nullable=True),
+    # the account's WebAuthn user handle (random, base64url): what a passkey names it by
+    Column("handle", String(64), nullable=True, unique=True),
+    # a player whose device signed in to an account: what stayed behind (daily games played
+    # on both devices, the later one), kept under the account it went to
+    Column("merged_into", ForeignKey("players.id"), nullable=True, index=True),
     # no two players with look-alike names, whatever races between requests
     Index(
         "uq_players_name_skeleton",
@@ -80,7 +85,63 @@ players = Table(
         postgresql_where=_NAMED,
     ),
 )
-"""Players."""
+"""Players: anonymous ones (a device's) and accounts (signed in with a passkey or a code)."""
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # the public id, to list and revoke a session
+    Column("id", String(32), primary_key=True),
+    # a device is recognised by a random token in its cookie, whose SHA-256 is stored
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    # how it began: "visit" (a first visit), "passkey" or "transfer" (a sign-in)
+    Column("method", String(16), nullable=False),
+    # what the device said it is (browser and system, from its User-Agent), to tell them apart
+    Column("label", String(64), nullable=False, default=""),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    Column("last_used_at", UTCDateTime(), nullable=False, default=utcnow),
+)
+"""Sessions: a device's cookie, each of one player; ended by signing out, revoked, or unused."""
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    # the credential's id (base64url) as the authenticator made it
+    Column("credential_id", String(1400), nullable=False, unique=True),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("public_key", String(2048), nullable=False),
+    Column("sign_count", Integer, nullable=False, default=0),
+    Column("transports", JSON, nullable=False),
+    Column("label", String(64), nullable=False, default=""),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    Column("last_used_at", UTCDateTime(), nullable=True),
+)
+"""An account's passkeys (WebAuthn credentials): only their public parts."""
+
+challenges = Table(
+    "webauthn_challenges",
+    metadata,
+    # the challenge itself (base64url): the browser's answer names it in its client data
+    Column("challenge", String(128), primary_key=True),
+    # "register" (a passkey for this player) or "sign-in" (anybody's passkey)
+    Column("purpose", String(16), nullable=False),
+    Column("player_id", ForeignKey("players.id"), nullable=True),
+    Column("expires_at", UTCDateTime(), nullable=False, index=True),
+)
+"""WebAuthn challenges handed out and not yet answered: each is used once, whichever worker
+the answer reaches."""
+
+transfer_codes = Table(
+    "transfer_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    Column("expires_at", UTCDateTime(), nullable=False),
+)
+"""Transfer codes: one-time, short-lived sign-ins to an account (only their hash is kept)."""
 
 _ACTIVE_REGULAR = text("status = 'active' AND daily IS NULL")
 _DAILY = text("daily IS NOT NULL")
@@ -173,6 +234,9 @@ daily_results = Table(
     Column("powers_used", Integer, nullable=False),
     Column("hints_used", Integer, nullable=False),
     Column("finished_at", UTCDateTime(), nullable=False),
+    # played by an account from its start: ranked on the leaderboard (anonymous games are
+    # shown apart, unless the server's owner ranks everyone)
+    Column("ranked", Boolean, nullable=False, default=False, server_default=false()),
     UniqueConstraint("game_id", name="uq_daily_results_game"),
     # the leaderboard: its top rows and the count of better scores are ranges of this index
     Index("ix_daily_results_board", "day", "difficulty", "score", "finished_at"),
@@ -187,8 +251,9 @@ daily_scores = Table(
     Column("day", String(10), nullable=False),
     Column("difficulty", String(16), nullable=False),
     Column("score", Integer, nullable=False),
+    Column("ranked", Boolean, nullable=False, default=False, server_default=false()),
     Column("players", Integer, nullable=False),
-    PrimaryKeyConstraint("day", "difficulty", "score", name="pk_daily_scores"),
+    PrimaryKeyConstraint("day", "difficulty", "score", "ranked", name="pk_daily_scores"),
 )
 """How many finished each daily with each score, kept with ``daily_results``: a player's rank
 and the number of players are sums over a few hundred scores, not counts of every game."""

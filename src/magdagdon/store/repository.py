@@ -13,16 +13,16 @@ from datetime import date
 
 from ..engine import Game
 from ..lru import LruCache
+from .accounts import Accounts
 from .daily import Dailies
 from .db import Database
 from .games import Games
 from .highscores import HighScores
-from .players import Players
 from .rows import GameRow
 from .stats import Stats
 
 
-class Store(Players, Games, HighScores, Dailies, Stats):
+class Store(Accounts, Games, HighScores, Dailies, Stats):
     """The database operations of the game server."""
 
     def __init__(self, database: Database, *, score_chosen_seeds: bool = False) -> None:
@@ -34,8 +34,8 @@ class Store(Players, Games, HighScores, Dailies, Stats):
         # are snapshots (callers get copies), keyed by version, so a stale entry is never
         # used even with several server processes.
         self._cache: LruCache[tuple[str, int], Game] = LruCache(512, copy=Game.copy)
-        # Player ids by token hash (a token's player never changes).
-        self._players: dict[str, int] = {}
+        # Sessions by token hash, as last read (see players.SESSION_RECHECK).
+        self._players = {}
         # Finished games with their whole log (they never change), for replays and reviews.
         self._finished: LruCache[str, GameRow] = LruCache(64)
         # The daily games' key (read from the database once).

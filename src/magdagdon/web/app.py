@@ -29,7 +29,7 @@ from .deps import HEAD_SCOPE_KEY, current_player
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
 from .request_id import RequestIdMiddleware
-from .routes import coach, daily, games, health, highscores, players
+from .routes import account, coach, daily, games, health, highscores, players
 from .schemas import ErrorResponse
 from .security import BodyLimitMiddleware, CrossSiteMiddleware, SecurityHeadersMiddleware
 from .workers import exit_with_parent
@@ -109,6 +109,22 @@ def _document_player_errors(router: APIRouter) -> None:
                 route.responses.setdefault(status, response)
 
 
+API_DESCRIPTION = """
+A player is a session cookie (`magdagdon_player`, or `__Host-magdagdon_player` over HTTPS),
+made by the first request that needs one: any HTTP client with a cookie jar plays like a
+browser.
+
+**Signing in without a browser** (a script, a terminal): on a device where you play, open
+ACCOUNT and SHOW A TRANSFER CODE (or `POST /api/account/transfer-codes` there); then, from
+the client, `POST /api/account/sign-in/transfer` with `{"code": "ABCD-EFGH"}`. The answer
+sets the session cookie: send it with every later request. The code works once, for 10
+minutes. `POST /api/account/sign-out` ends the session; `GET /api/account/sessions` lists
+them.
+
+Requests that change something must not come from another site's page (403 `cross_site`).
+"""
+
+
 def create_app(
     settings: Settings | None = None, *, migrate: bool = True, static: Path = STATIC
 ) -> FastAPI:
@@ -157,6 +173,7 @@ def create_app(
         title="MAGDAGDON",
         version=__version__,
         summary="The CUBIRI dice puzzle: the server is the authority on every roll and score.",
+        description=API_DESCRIPTION,
         lifespan=lifespan,
         docs_url=None,  # served below from this app's own files, not a CDN
         redoc_url=None,
@@ -187,7 +204,7 @@ def create_app(
     async def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    for module in (health, games, coach, highscores, players, daily):
+    for module in (health, games, coach, highscores, players, daily, account):
         _document_player_errors(module.router)
         app.include_router(module.router)
 

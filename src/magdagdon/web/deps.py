@@ -20,12 +20,19 @@ from fastapi import Depends, Request, Response
 
 from ..settings import Settings
 from ..store import DailyEnded, DatabaseTimeout, GameRow, GameStatus, Store
+from ..store.players import SessionRef
 from .errors import ApiError
 from .limits import Hit, RateLimits
 from .security import CROSS_SITE_MESSAGE, is_cross_site
 
 COOKIE = "magdagdon_player"
-COOKIE_MAX_AGE = 2 * 365 * 24 * 3600
+"""The session cookie's name over plain HTTP (a development server, a LAN)."""
+HOST_COOKIE = "__Host-magdagdon_player"
+"""Its name over HTTPS: the ``__Host-`` prefix makes a browser take it only with Secure, for
+the whole site, from this host alone (no sibling domain can set or shadow it)."""
+COOKIE_MAX_AGE = 400 * 24 * 3600
+"""The longest a browser keeps a cookie; the server ends sessions sooner when unused
+(``store.players.SESSION_IDLE_ACCOUNT``)."""
 _TOKEN_MAX = 128
 
 
@@ -66,15 +73,92 @@ def _secure(request: Request, settings: Settings) -> bool:
     return request.url.scheme == "https"
 
 
+def cookie_token(request: Request) -> str | None:
+    """The session token the request's cookie carries (``__Host-`` first), if any."""
+    token = request.cookies.get(HOST_COOKIE) or request.cookies.get(COOKIE)
+    if not token or len(token) > _TOKEN_MAX:
+        return None
+    return token
+
+
+async def known_session(request: Request, store: StoreDep) -> SessionRef | None:
+    """The request's session (from its cookie), or None; nobody is created."""
+    if hasattr(request.state, "session"):
+        known: SessionRef | None = request.state.session
+        return known
+    token = cookie_token(request)
+    found = None if token is None else await run_store(store, lambda: store.session(token))
+    request.state.session = found
+    return found
+
+
 async def known_player(request: Request, store: StoreDep) -> int | None:
     """The id of the request's player (from the cookie), or None; nobody is created."""
-    token = request.cookies.get(COOKIE)
-    if not token or len(token) > _TOKEN_MAX:
+    token = cookie_token(request)
+    if token is None:
         return None
     cached = store.cached_player_id(token)
     if cached is not None:
         return cached
-    return await run_store(store, lambda: store.player_id(token))
+    found = await known_session(request, store)
+    return found.player_id if found is not None else None
+
+
+def device_label(request: Request) -> str:
+    """A short name of the device for the sessions' list: its browser and system as its
+    User-Agent says ("Firefox on Android"), or what it says of itself, shortened."""
+    agent = request.headers.get("user-agent", "")
+    browser = next(
+        (name for key, name in _BROWSERS if key in agent), agent.split("/", 1)[0].strip()
+    )
+    system = next((name for key, name in _SYSTEMS if key in agent), "")
+    label = f"{browser} on {system}" if browser and system else browser or system
+    return label[:64]
+
+
+_BROWSERS = (
+    ("Edg/", "Edge"),
+    ("OPR/", "Opera"),
+    ("Firefox/", "Firefox"),
+    ("Chrome/", "Chrome"),
+    ("Chromium/", "Chromium"),
+    ("Safari/", "Safari"),
+)
+_SYSTEMS = (
+    ("Android", "Android"),
+    ("iPhone", "iPhone"),
+    ("iPad", "iPad"),
+    ("Windows", "Windows"),
+    ("Mac OS X", "macOS"),
+    ("CrOS", "ChromeOS"),
+    ("Linux", "Linux"),
+)
+
+
+def set_session_cookie(request: Request, settings: Settings, token: str | None) -> None:
+    """Send a session's cookie with the answer (``None``: end the device's cookie). Its name
+    has the ``__Host-`` prefix over HTTPS; HttpOnly, SameSite=Lax, the whole site. The plain
+    name is ended too when the prefixed one is sent (a cookie of an earlier release)."""
+    secure = _secure(request, settings)
+    cookie = Response()
+    name = HOST_COOKIE if secure else COOKIE
+    if token is None:
+        cookie.delete_cookie(name, httponly=True, samesite="lax", secure=secure, path="/")
+    else:
+        cookie.set_cookie(
+            name,
+            token,
+            max_age=COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="lax",
+            secure=secure,
+            path="/",
+        )
+    if secure and COOKIE in request.cookies:
+        cookie.delete_cookie(COOKIE, httponly=True, samesite="lax", secure=True, path="/")
+    # Routes return ready JSON responses that FastAPI's per-dependency headers would not
+    # reach: the response-headers layer (security.py) adds these cookies to the answer.
+    request.state.player_cookie = [h for h in cookie.raw_headers if h[0] == b"set-cookie"]
 
 
 NOBODY = 0
@@ -105,20 +189,10 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
     if is_head(request):
         return NOBODY
     await enforce(request, ("players_per_address", client_address(request)))
-    player_id, token = await run_store(store, store.create_player)
-    cookie = Response()
-    cookie.set_cookie(
-        COOKIE,
-        token,
-        max_age=COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="lax",
-        secure=_secure(request, settings),
-        path="/",
-    )
-    # Routes return ready JSON responses that FastAPI's per-dependency headers would not
-    # reach: the response-headers layer (security.py) adds this cookie to the answer.
-    request.state.player_cookie = cookie.raw_headers[-1]
+    label = device_label(request)
+    player_id, token = await run_store(store, lambda: store.create_player(label))
+    set_session_cookie(request, settings, token)
+    request.state.session = store.session(token)  # just remembered: no database
     return player_id
 
 

@@ -97,12 +97,17 @@ class Limit:
 
 SECOND: Final = 1.0
 MINUTE: Final = 60.0
+HOUR: Final = 3600.0
 LIMITS: Final = {
     "actions_per_player": Limit("player_actions_per_second", SECOND, 3),
     "actions_per_address": Limit("address_actions_per_second", SECOND, 3),
     "games_per_player": Limit("player_games_per_minute", MINUTE, 1),
     "games_per_address": Limit("address_games_per_minute", MINUTE, 1),
-    "players_per_address": Limit("address_players_per_minute", MINUTE, 2),
+    "players_per_address": Limit("address_players_per_minute", MINUTE, 20),
+    "accounts_per_address": Limit("address_accounts_per_hour", HOUR, 0.5),
+    "sign_ins_per_address": Limit("address_sign_ins_per_hour", HOUR, 0.5),
+    "sign_ins": Limit("sign_ins_per_hour", HOUR, 0.1),
+    "codes_per_account": Limit("account_codes_per_hour", HOUR, 0.5),
     "coach_per_player": Limit("player_coach_per_minute", MINUTE, 1 / 3),
     "coach_per_address": Limit("address_coach_per_minute", MINUTE, 1 / 3),
     # replays: as many as hints and reviews (a finished game's log, to anyone)

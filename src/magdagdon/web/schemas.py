@@ -445,6 +445,11 @@ class Standing(BaseModel):
     rank: int
     score: int
     percentile: int
+    ranked: bool = Field(
+        default=True,
+        description="False when the game is not ranked (an anonymous player's while the server "
+        "ranks accounts only): rank and percentile are where it would stand among the ranked.",
+    )
 
 
 class LeaderboardView(BaseModel):
@@ -453,7 +458,14 @@ class LeaderboardView(BaseModel):
     date: date
     difficulty: Difficulty
     number: int
-    players: int = Field(description="Players who finished this daily.")
+    players: int = Field(
+        description="Players who finished this daily (ranked ones only when accounts_only)."
+    )
+    accounts_only: bool = Field(
+        default=False,
+        description="Only accounts' games are ranked (the server's default): anonymous players "
+        "see where they would stand, apart.",
+    )
     par: int | None = Field(
         description="The coach's score on these dice; null until the player finished it."
     )
@@ -527,6 +539,96 @@ class PlayerView(BaseModel):
 
     name: str | None
     name_max: int = Field(default=NAME_MAX, description="The longest name the tables take.")
+    account: bool = Field(
+        default=False,
+        description="The player is an account (saved with a passkey or a transfer code: it "
+        "can sign in on another device); false for an anonymous player (this device only).",
+    )
+
+
+class DailyClashView(BaseModel):
+    """A daily played both on this device and by the account: the first finished is kept."""
+
+    date: date
+    difficulty: Difficulty
+    kept_game_id: str
+    kept_score: int | None
+    dropped_game_id: str = Field(
+        description="Off the leaderboard; its replay stays (it is in the account's export)."
+    )
+    dropped_score: int | None
+
+
+class MergeView(BaseModel):
+    """What this device's anonymous player brought into the account on signing in."""
+
+    games: int = Field(description="Games moved into the account.")
+    dailies: list[DailyClashView]
+    abandoned_game_id: str | None = Field(
+        description="Of two unfinished games, the one not played last, now abandoned (R16)."
+    )
+
+
+class SignInView(PlayerView):
+    """The account signed in to (``GET /api/players/me``'s shape) and what was merged."""
+
+    merged: MergeView
+
+
+class TransferCodeCreated(BaseModel):
+    """A one-time transfer code for another device."""
+
+    code: str = Field(description="Eight letters and digits (shown as two groups of four).")
+    expires_at: datetime
+    url: str = Field(description="The game's address with the code: what the QR code holds.")
+    qr: list[str] = Field(
+        description="The QR code of ``url``: its rows of modules, top first, 1 dark and 0 "
+        "light (no quiet zone: leave 4 modules around it). The page draws it itself."
+    )
+
+
+class TransferSignIn(BaseModel):
+    """A transfer code, as typed (case, spaces and dashes do not matter)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str = Field(min_length=1, max_length=32)
+
+
+class PasskeyCredential(BaseModel):
+    """The browser's answer (``PublicKeyCredential.toJSON()``) to the options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    credential: dict[str, Any]
+
+
+class PasskeyView(BaseModel):
+    """One of the account's passkeys."""
+
+    id: str
+    label: str = Field(description="The device it was made on, as its browser said.")
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+class SessionView(BaseModel):
+    """A device signed in to the account."""
+
+    id: str
+    method: Literal["visit", "passkey", "transfer"]
+    label: str = Field(description="Its browser and system, as it said.")
+    created_at: datetime
+    last_used_at: datetime = Field(description="Recorded at most once an hour.")
+    current: bool = Field(description="This device's session.")
+
+
+class SignOut(BaseModel):
+    """Sign this device out, or every device."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    everywhere: bool = False
 
 
 class Health(BaseModel):

@@ -61,9 +61,7 @@ class SecurityHeadersMiddleware:
                 if api:
                     headers = [h for h in headers if h[0] not in _CACHING]
                     headers += API_CACHE_HEADERS
-                cookie = scope.get("state", {}).get("player_cookie")
-                if cookie is not None:
-                    headers.append(cookie)
+                headers += scope.get("state", {}).get("player_cookie", [])
                 message["headers"] = headers
             await send(message)
 

@@ -9,7 +9,15 @@ from fastapi import APIRouter, Depends, Path, Request, Response, status
 
 from ...engine import Difficulty
 from ...store import GameStatus, daily_number
-from ..deps import CurrentPlayer, KnownPlayer, StoreDep, Today, limit_games, run_store
+from ..deps import (
+    CurrentPlayer,
+    KnownPlayer,
+    SettingsDep,
+    StoreDep,
+    Today,
+    limit_games,
+    run_store,
+)
 from ..errors import ApiError
 from ..par import start_par
 from ..schemas import (
@@ -92,14 +100,20 @@ async def leaderboard(
     request: Request,
     player: KnownPlayer,
     store: StoreDep,
+    settings: SettingsDep,
     today: Today,
 ) -> LeaderboardView:
     """A daily's leaderboard: the best 20 (ties share a rank; the earlier game is listed
     first), the number of players and your own rank and percentile; the par once you have
-    finished it; once the day is over, the day's seed (re-run the engine on any game)."""
+    finished it; once the day is over, the day's seed (re-run the engine on any game). By
+    default only accounts are ranked: an anonymous player's game is shown apart, with the
+    place it would have (``me.ranked`` false)."""
     when = _daily_day(date, today)
     ended = when < today
-    board = await run_store(store, lambda: store.daily_leaderboard(when, difficulty, player))
+    only = settings.daily_ranks == "accounts"
+    board = await run_store(
+        store, lambda: store.daily_leaderboard(when, difficulty, player, ranked_only=only)
+    )
     seed = None
     if ended:
         seed = (await run_store(store, lambda: store.daily_seed(when, difficulty))).hex()
@@ -126,7 +140,13 @@ async def leaderboard(
             )
             for r in board.rows
         ],
-        me=Standing(rank=board.me.rank, score=board.me.score, percentile=board.me.percentile)
+        accounts_only=board.ranked_only,
+        me=Standing(
+            rank=board.me.rank,
+            score=board.me.score,
+            percentile=board.me.percentile,
+            ranked=board.me.ranked,
+        )
         if board.me
         else None,
     )

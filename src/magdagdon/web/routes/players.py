@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from typing import Any
 
-from ..deps import CurrentPlayer, StoreDep, Today, limit_replays, run_store
+from fastapi import APIRouter, Depends, Request, Response, status
+from fastapi.responses import JSONResponse
+
+from ...store import PlayerStats
+from ...store.models import utcnow
+from ..deps import (
+    CurrentPlayer,
+    SettingsDep,
+    StoreDep,
+    Today,
+    limit_replays,
+    run_store,
+    set_session_cookie,
+)
 from ..schemas import (
     DailyStatsView,
     DifficultyStatsView,
@@ -21,7 +34,8 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 @router.get("/me", response_model=PlayerView)
 async def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
     """The current player (created with a cookie on the first visit)."""
-    return PlayerView(name=(await run_store(store, lambda: store.player(player))).name)
+    row = await run_store(store, lambda: store.player(player))
+    return PlayerView(name=row.name, account=row.account)
 
 
 @router.put(
@@ -43,7 +57,8 @@ async def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
 async def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> PlayerView:
     """Set the display name shown in the high-score tables (NFKC; refused when it looks
     like another player's)."""
-    return PlayerView(name=(await run_store(store, lambda: store.set_name(player, body.name))).name)
+    row = await run_store(store, lambda: store.set_name(player, body.name))
+    return PlayerView(name=row.name, account=row.account)
 
 
 @router.get(
@@ -56,6 +71,55 @@ async def stats(player: CurrentPlayer, store: StoreDep, today: Today) -> StatsVi
     """Your games per difficulty (played, finished, mean, median, best, a histogram of the
     scores, the last 20 in order) and your daily streak."""
     found = await run_store(store, lambda: store.player_stats(player, today))
+    return stats_view(found)
+
+
+@router.get(
+    "/me/export",
+    dependencies=[Depends(limit_replays)],
+    responses={
+        200: {
+            "description": "Everything the server keeps about you, as one JSON file: "
+            "`player`, `games` (each with its actions; its seed once it is over, a daily's "
+            "once its day is over too), `stats`, `passkeys` (public parts), `sessions`, "
+            "`high_scores`, `daily_results`.",
+            "content": {"application/json": {}},
+        },
+        429: {"model": ErrorResponse, "description": "Too many requests: see Retry-After."},
+    },
+)
+async def export(player: CurrentPlayer, store: StoreDep, today: Today) -> JSONResponse:
+    """Download everything the server keeps about you (a file, ``magdagdon-export.json``)."""
+
+    def work() -> dict[str, Any]:
+        data = store.export_player(player, today)
+        data["stats"] = stats_view(store.player_stats(player, today)).model_dump(
+            mode="json", by_alias=True
+        )
+        return data
+
+    data = await run_store(store, work)
+    data = {"format": "magdagdon-export/1", "exported_at": utcnow().isoformat(), **data}
+    return JSONResponse(
+        data,
+        headers={"Content-Disposition": 'attachment; filename="magdagdon-export.json"'},
+    )
+
+
+@router.delete("/me", status_code=status.HTTP_204_NO_CONTENT)
+async def delete_me(
+    request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
+) -> Response:
+    """Delete yourself and everything the server keeps about you: games, statistics, streak,
+    name, passkeys, sessions on every device. Your rows leave the high-score tables and the
+    daily leaderboards. The cookie this device had is a stranger's from now on."""
+    await run_store(store, lambda: store.delete_player(player))
+    set_session_cookie(request, settings, None)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+def stats_view(found: PlayerStats) -> StatsView:
+    """The statistics' answer."""
     return StatsView(
         difficulties={
             difficulty: DifficultyStatsView(

@@ -1,0 +1,666 @@
+"""Accounts: a player who can sign in on another device, sessions, their data, their deletion.
+
+An anonymous player becomes an *account* when they first save their games with a passkey or
+ask for a transfer code (``players.account_since``). Signing in on a device makes a new
+session there (a new cookie: never the one the device had) and **merges** the device's
+anonymous player into the account, in one transaction (:meth:`Accounts.sign_in`):
+
+- every game, high score and daily result of the device's player becomes the account's;
+- a daily played on both (the same day and difficulty) keeps the first finished one (or, if
+  neither finished, the account's): the other leaves its leaderboard and stays behind under
+  a player of its own, ``merged_into`` the account (its replay still works; the export and the
+  deletion of the account include it). The sign-in's answer names each such daily;
+- of two unfinished regular games, the one played last stays in progress, the other is
+  abandoned (R16, as starting a new game would);
+- the account keeps its name; without one it takes the device's;
+- the device's player and its session are gone: its cookie is a stranger's.
+
+On PostgreSQL the two players' rows are locked (in id order) for the merge, so two sign-ins
+racing on two workers merge once; SQLite has one writer at a time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any, Final
+
+from sqlalchemy import Connection, delete, insert, or_, select, update
+
+from .daily import uncount_daily_score
+from .db import Database
+from .errors import InvalidCode, LastPasskey
+from .highscores import aware
+from .models import (
+    GameStatus,
+    challenges,
+    daily_results,
+    game_actions,
+    games,
+    highscores,
+    passkeys,
+    players,
+    sessions,
+    transfer_codes,
+    utcnow,
+)
+from .players import Players, SessionRef, insert_session, new_token
+
+TRANSFER_CODE_LIFETIME: Final = timedelta(minutes=10)
+"""How long a transfer code can be used (once)."""
+CODE_ALPHABET: Final = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""A transfer code's letters: no 0/O, 1/I to mistake for each other."""
+CODE_LENGTH: Final = 8
+"""Letters of a transfer code: 32⁸ ≈ 10¹² codes, against attempts limited per address."""
+CHALLENGE_LIFETIME: Final = timedelta(minutes=5)
+"""How long a WebAuthn challenge can be answered (once)."""
+
+
+def normalise_code(code: str) -> str:
+    """A transfer code as typed (any case, spaces, dashes) in the form it was made."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def format_code(code: str) -> str:
+    """A transfer code to show: two groups of four letters."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def _code_hash(code: str) -> str:
+    return hashlib.sha256(f"magdagdon transfer {normalise_code(code)}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class DailyClash:
+    """A daily played both on the device and by the account: the one kept, the one dropped."""
+
+    day: str
+    difficulty: str
+    kept_game_id: str
+    kept_score: int | None
+    dropped_game_id: str
+    dropped_score: int | None
+
+
+@dataclass(frozen=True)
+class Merge:
+    """What a sign-in brought over from the device's player."""
+
+    games: int = 0
+    dailies: list[DailyClash] = field(default_factory=list)
+    abandoned_game_id: str | None = None
+
+
+@dataclass(frozen=True)
+class SignIn:
+    """A sign-in: the account, the new session's token and id, and what was merged."""
+
+    player_id: int
+    token: str
+    session_id: str
+    merge: Merge
+
+
+@dataclass(frozen=True)
+class PasskeyRow:
+    """A passkey as the account sees it (its public parts)."""
+
+    id: str
+    credential_id: str
+    player_id: int
+    public_key: str
+    sign_count: int
+    transports: list[str]
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """A session of an account, as its list shows it."""
+
+    id: str
+    method: str
+    label: str
+    created_at: datetime
+    last_used_at: datetime
+
+
+def _passkey(r: Any) -> PasskeyRow:
+    return PasskeyRow(
+        id=r.id,
+        credential_id=r.credential_id,
+        player_id=r.player_id,
+        public_key=r.public_key,
+        sign_count=r.sign_count,
+        transports=list(r.transports or []),
+        label=r.label,
+        created_at=aware(r.created_at),
+        last_used_at=aware(r.last_used_at) if r.last_used_at is not None else None,
+    )
+
+
+class Accounts(Players):
+    """The store's operations on accounts and sessions (part of :class:`~magdagdon.store.Store`)."""
+
+    db: Database
+
+    # --- becoming an account ------------------------------------------------------------
+
+    def is_account(self, player_id: int) -> bool:
+        """Whether the player is an account (has signed up with a passkey or a code)."""
+        with self.db.transaction() as c:
+            since = c.scalar(select(players.c.account_since).where(players.c.id == player_id))
+        return since is not None
+
+    @staticmethod
+    def _make_account(c: Connection, player_id: int, now: datetime) -> None:
+        c.execute(
+            update(players)
+            .where(players.c.id == player_id, players.c.account_since.is_(None))
+            .values(account_since=now)
+        )
+
+    def account_handle(self, player_id: int) -> str:
+        """The account's WebAuthn user handle (made on first use): what its passkeys name it by."""
+        with self.db.transaction(write=True) as c:
+            handle = c.scalar(select(players.c.handle).where(players.c.id == player_id))
+            if handle is None:
+                handle = secrets.token_urlsafe(32)
+                c.execute(update(players).where(players.c.id == player_id).values(handle=handle))
+        return str(handle)
+
+    # --- transfer codes -------------------------------------------------------------------
+
+    def create_transfer_code(self, player_id: int) -> tuple[str, datetime]:
+        """A new one-time transfer code for the player (made an account if it was not one),
+        valid :data:`TRANSFER_CODE_LIFETIME`; the code (as shown) and when it expires. The
+        player's codes made before stay valid until they expire or are used."""
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        now = utcnow()
+        expires = now + TRANSFER_CODE_LIFETIME
+        with self.db.transaction(write=True) as c:
+            c.execute(delete(transfer_codes).where(transfer_codes.c.expires_at < now))
+            self._make_account(c, player_id, now)
+            c.execute(
+                insert(transfer_codes).values(
+                    code_hash=_code_hash(code),
+                    player_id=player_id,
+                    created_at=now,
+                    expires_at=expires,
+                )
+            )
+        return format_code(code), expires
+
+    def redeem_transfer_code(self, code: str, device: SessionRef | None, label: str) -> SignIn:
+        """Sign in with a transfer code: it is used up, a new session is made and the device's
+        player merged in (:meth:`sign_in`). :class:`InvalidCode` for a code that is wrong,
+        used or expired (nothing changes)."""
+        now = utcnow()
+        digest = _code_hash(code)
+        with self.db.transaction(write=True) as c:
+            account = c.scalar(
+                delete(transfer_codes)
+                .where(transfer_codes.c.code_hash == digest, transfer_codes.c.expires_at >= now)
+                .returning(transfer_codes.c.player_id)
+            )
+            if account is None:
+                raise InvalidCode()
+            return self._sign_in(c, account, device, "transfer", label, now)
+
+    # --- passkeys (the WebAuthn ceremonies are web/accounts.py's) -------------------------
+
+    def save_challenge(self, challenge: str, purpose: str, player_id: int | None) -> None:
+        """Keep a challenge handed to a browser until it is answered (once) or expires."""
+        now = utcnow()
+        with self.db.transaction(write=True) as c:
+            c.execute(delete(challenges).where(challenges.c.expires_at < now))
+            c.execute(
+                insert(challenges).values(
+                    challenge=challenge,
+                    purpose=purpose,
+                    player_id=player_id,
+                    expires_at=now + CHALLENGE_LIFETIME,
+                )
+            )
+
+    def take_challenge(self, challenge: str, purpose: str) -> tuple[bool, int | None]:
+        """Use up a challenge: whether it was handed out for ``purpose`` and is unexpired, and
+        the player it was handed to (None for a sign-in's)."""
+        with self.db.transaction(write=True) as c:
+            found = c.execute(
+                delete(challenges)
+                .where(
+                    challenges.c.challenge == challenge,
+                    challenges.c.purpose == purpose,
+                    challenges.c.expires_at >= utcnow(),
+                )
+                .returning(challenges.c.player_id)
+            ).first()
+        return (found is not None, found.player_id if found is not None else None)
+
+    def add_passkey(
+        self,
+        player_id: int,
+        credential_id: str,
+        public_key: str,
+        sign_count: int,
+        transports: list[str],
+        label: str,
+    ) -> PasskeyRow:
+        """Add a verified passkey to the player (made an account if it was not one)."""
+        now = utcnow()
+        passkey_id = secrets.token_hex(8)
+        with self.db.transaction(write=True) as c:
+            self._make_account(c, player_id, now)
+            c.execute(
+                insert(passkeys).values(
+                    id=passkey_id,
+                    credential_id=credential_id,
+                    player_id=player_id,
+                    public_key=public_key,
+                    sign_count=sign_count,
+                    transports=transports,
+                    label=label[:64],
+                    created_at=now,
+                )
+            )
+            row = c.execute(select(passkeys).where(passkeys.c.id == passkey_id)).one()
+        return _passkey(row)
+
+    def passkey_by_credential(self, credential_id: str) -> PasskeyRow | None:
+        """The passkey with this credential id, if any."""
+        with self.db.transaction() as c:
+            row = c.execute(
+                select(passkeys).where(passkeys.c.credential_id == credential_id)
+            ).first()
+        return _passkey(row) if row is not None else None
+
+    def passkeys_of(self, player_id: int) -> list[PasskeyRow]:
+        """The account's passkeys, oldest first."""
+        with self.db.transaction() as c:
+            rows = c.execute(
+                select(passkeys)
+                .where(passkeys.c.player_id == player_id)
+                .order_by(passkeys.c.created_at, passkeys.c.id)
+            ).all()
+        return [_passkey(r) for r in rows]
+
+    def remove_passkey(self, player_id: int, passkey_id: str, *, last: bool) -> None:
+        """Remove one of the account's passkeys. The last one only with ``last`` (else
+        :class:`LastPasskey`: the account could then sign in only with a transfer code from a
+        device still signed in). LookupError if the account has no such passkey."""
+        with self.db.transaction(write=True) as c:
+            owned = (
+                c.execute(select(passkeys.c.id).where(passkeys.c.player_id == player_id))
+                .scalars()
+                .all()
+            )
+            if passkey_id not in owned:
+                raise LookupError(passkey_id)
+            if len(owned) == 1 and not last:
+                raise LastPasskey()
+            c.execute(delete(passkeys).where(passkeys.c.id == passkey_id))
+
+    def sign_in_with_passkey(
+        self, passkey: PasskeyRow, sign_count: int, device: SessionRef | None, label: str
+    ) -> SignIn:
+        """Sign in with a verified passkey: its use is recorded, a new session is made and the
+        device's player merged in (:meth:`sign_in`)."""
+        now = utcnow()
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                update(passkeys)
+                .where(passkeys.c.id == passkey.id)
+                .values(sign_count=sign_count, last_used_at=now)
+            )
+            return self._sign_in(c, passkey.player_id, device, "passkey", label, now)
+
+    # --- signing in: a new session, the device's player merged in -------------------------
+
+    def sign_in(
+        self, account_id: int, device: SessionRef | None, method: str, label: str
+    ) -> SignIn:
+        """Sign in to ``account_id`` on a device: a new session (its token for the cookie),
+        the device's session ended and its anonymous player merged in (module docstring)."""
+        with self.db.transaction(write=True) as c:
+            return self._sign_in(c, account_id, device, method, label, utcnow())
+
+    def _sign_in(
+        self,
+        c: Connection,
+        account_id: int,
+        device: SessionRef | None,
+        method: str,
+        label: str,
+        now: datetime,
+    ) -> SignIn:
+        merge = Merge()
+        if device is not None:
+            c.execute(delete(sessions).where(sessions.c.id == device.session_id))
+            self.forget_sessions(device.session_id)
+            if device.player_id != account_id:
+                merge = self._merge(c, device.player_id, account_id, now)
+        token, digest = new_token()
+        session_id = insert_session(c, account_id, digest, method, label, now)
+        return SignIn(account_id, token, session_id, merge)
+
+    def _merge(self, c: Connection, source: int, target: int, now: datetime) -> Merge:
+        """Move the anonymous player ``source`` into the account ``target`` (module docstring).
+        Nothing happens when ``source`` is gone (merged by a racing sign-in) or is an account
+        itself (a device signed in to another account: only its session ends there)."""
+        locked = {
+            r.id: r
+            for r in c.execute(
+                select(
+                    players.c.id, players.c.account_since, players.c.name, players.c.name_skeleton
+                )
+                .where(players.c.id.in_([source, target]))
+                .order_by(players.c.id)
+                .with_for_update()
+            ).all()
+        }
+        if source not in locked or target not in locked or locked[source].account_since:
+            return Merge()
+        left_behind: int | None = None
+
+        def leave(game_id: str, finished: bool) -> None:
+            nonlocal left_behind
+            if left_behind is None:
+                left_behind = c.execute(
+                    insert(players)
+                    .values(created_at=now, merged_into=target)
+                    .returning(players.c.id)
+                ).scalar_one()
+            values: dict[str, Any] = {"player_id": left_behind}
+            if not finished:
+                values |= {"status": GameStatus.ABANDONED, "version": games.c.version + 1}
+            c.execute(update(games).where(games.c.id == game_id).values(**values))
+            dropped = c.execute(
+                delete(daily_results)
+                .where(daily_results.c.game_id == game_id)
+                .returning(
+                    daily_results.c.day,
+                    daily_results.c.difficulty,
+                    daily_results.c.score,
+                    daily_results.c.ranked,
+                )
+            ).first()
+            if dropped is not None:
+                uncount_daily_score(
+                    c, dropped.day, dropped.difficulty, dropped.score, dropped.ranked
+                )
+
+        # dailies played on both
+        theirs = {
+            (r.daily, r.difficulty): r
+            for r in c.execute(
+                select(
+                    games.c.id,
+                    games.c.daily,
+                    games.c.difficulty,
+                    games.c.status,
+                    games.c.score,
+                    games.c.finished_at,
+                ).where(games.c.player_id == target, games.c.daily.is_not(None))
+            ).all()
+        }
+        clashes: list[DailyClash] = []
+        for mine in c.execute(
+            select(
+                games.c.id,
+                games.c.daily,
+                games.c.difficulty,
+                games.c.status,
+                games.c.score,
+                games.c.finished_at,
+            ).where(games.c.player_id == source, games.c.daily.is_not(None))
+        ).all():
+            other = theirs.get((mine.daily, mine.difficulty))
+            if other is None:
+                continue
+            keep, drop = other, mine
+            if mine.finished_at is not None and (
+                other.finished_at is None or aware(mine.finished_at) < aware(other.finished_at)
+            ):
+                keep, drop = mine, other
+            leave(drop.id, drop.status != GameStatus.ACTIVE)
+            clashes.append(
+                DailyClash(mine.daily, mine.difficulty, keep.id, keep.score, drop.id, drop.score)
+            )
+        # two regular games in progress: the one played last goes on
+        active = c.execute(
+            select(games.c.id, games.c.player_id)
+            .where(
+                games.c.player_id.in_([source, target]),
+                games.c.status == GameStatus.ACTIVE,
+                games.c.daily.is_(None),
+            )
+            .order_by(games.c.updated_at.desc())
+        ).all()
+        abandoned = None
+        if len(active) > 1:
+            for record in active[1:]:
+                abandoned = record.id
+                c.execute(
+                    update(games)
+                    .where(games.c.id == record.id)
+                    .values(
+                        status=GameStatus.ABANDONED, version=games.c.version + 1, updated_at=now
+                    )
+                )
+        moved = c.execute(
+            update(games).where(games.c.player_id == source).values(player_id=target)
+        ).rowcount
+        c.execute(
+            update(highscores).where(highscores.c.player_id == source).values(player_id=target)
+        )
+        c.execute(
+            update(daily_results)
+            .where(daily_results.c.player_id == source)
+            .values(player_id=target)
+        )
+        c.execute(update(players).where(players.c.merged_into == source).values(merged_into=target))
+        c.execute(delete(sessions).where(sessions.c.player_id == source))
+        c.execute(delete(transfer_codes).where(transfer_codes.c.player_id == source))
+        c.execute(delete(challenges).where(challenges.c.player_id == source))
+        name, key = locked[source].name, locked[source].name_skeleton
+        c.execute(delete(players).where(players.c.id == source))
+        if locked[target].name is None and name is not None:
+            c.execute(
+                update(players).where(players.c.id == target).values(name=name, name_skeleton=key)
+            )
+        self.forget_player(source)
+        return Merge(games=int(moved or 0), dailies=clashes, abandoned_game_id=abandoned)
+
+    # --- sessions -------------------------------------------------------------------------
+
+    def sessions_of(self, player_id: int) -> list[SessionRow]:
+        """The player's sessions, the one used last first."""
+        with self.db.transaction() as c:
+            rows = c.execute(
+                select(sessions)
+                .where(sessions.c.player_id == player_id)
+                .order_by(sessions.c.last_used_at.desc(), sessions.c.id)
+            ).all()
+        return [
+            SessionRow(r.id, r.method, r.label, aware(r.created_at), aware(r.last_used_at))
+            for r in rows
+        ]
+
+    def end_sessions(self, player_id: int, session_ids: list[str] | None) -> list[str]:
+        """End some of the player's sessions (None: all of them); the ids ended. An id that is
+        not the player's ends nothing."""
+        with self.db.transaction(write=True) as c:
+            chosen = delete(sessions).where(sessions.c.player_id == player_id)
+            if session_ids is not None:
+                chosen = chosen.where(sessions.c.id.in_(session_ids))
+            ended = list(c.execute(chosen.returning(sessions.c.id)).scalars().all())
+        self.forget_sessions(*ended)
+        return ended
+
+    # --- the player's data ----------------------------------------------------------------
+
+    def _own_players(self, c: Connection, player_id: int) -> list[int]:
+        """The player and what their devices' sign-ins left behind."""
+        left = c.execute(select(players.c.id).where(players.c.merged_into == player_id)).scalars()
+        return [player_id, *left]
+
+    def export_player(self, player_id: int, today: date) -> dict[str, Any]:
+        """Everything stored of the player, as JSON-ready data: the player, their sessions,
+        passkeys (public parts), games (each with its actions; its seed once it is over, and
+        for a daily once its day is over too) and daily results. Statistics are the web
+        layer's (from the same games)."""
+        with self.db.transaction() as c:
+            ids = self._own_players(c, player_id)
+            me = c.execute(select(players).where(players.c.id == player_id)).one()
+            session_rows = c.execute(
+                select(sessions)
+                .where(sessions.c.player_id == player_id)
+                .order_by(sessions.c.created_at)
+            ).all()
+            passkey_rows = c.execute(
+                select(passkeys)
+                .where(passkeys.c.player_id == player_id)
+                .order_by(passkeys.c.created_at)
+            ).all()
+            game_rows = c.execute(
+                select(games)
+                .where(games.c.player_id.in_(ids))
+                .order_by(games.c.created_at, games.c.id)
+            ).all()
+            logs: dict[str, list[Any]] = {r.id: [] for r in game_rows}
+            for game_id, action in c.execute(
+                select(game_actions.c.game_id, game_actions.c.action)
+                .join(games, games.c.id == game_actions.c.game_id)
+                .where(games.c.player_id.in_(ids))
+                .order_by(game_actions.c.game_id, game_actions.c.seq)
+            ).all():
+                logs[game_id].append(action)
+            result_rows = c.execute(
+                select(daily_results)
+                .where(daily_results.c.player_id == player_id)
+                .order_by(daily_results.c.day, daily_results.c.difficulty)
+            ).all()
+            score_rows = c.execute(
+                select(highscores)
+                .where(highscores.c.player_id == player_id)
+                .order_by(highscores.c.finished_at)
+            ).all()
+
+        def when(moment: datetime | None) -> str | None:
+            return aware(moment).isoformat() if moment is not None else None
+
+        def seed(r: Any) -> str | None:
+            if r.status != GameStatus.OVER:
+                return None
+            if r.daily is not None and date.fromisoformat(r.daily) >= today:
+                return None  # the day's dice are everybody's until midnight
+            return str(r.seed)
+
+        return {
+            "player": {
+                "name": me.name,
+                "created_at": when(me.created_at),
+                "account_since": when(me.account_since),
+            },
+            "sessions": [
+                {
+                    "id": s.id,
+                    "method": s.method,
+                    "label": s.label,
+                    "created_at": when(s.created_at),
+                    "last_used_at": when(s.last_used_at),
+                }
+                for s in session_rows
+            ],
+            "passkeys": [
+                {
+                    "id": p.id,
+                    "credential_id": p.credential_id,
+                    "public_key": p.public_key,
+                    "sign_count": p.sign_count,
+                    "transports": list(p.transports or []),
+                    "label": p.label,
+                    "created_at": when(p.created_at),
+                    "last_used_at": when(p.last_used_at),
+                }
+                for p in passkey_rows
+            ],
+            "games": [
+                {
+                    "id": r.id,
+                    "difficulty": r.difficulty,
+                    "daily": r.daily,
+                    "status": r.status,
+                    "score": r.score,
+                    "turns": r.turns,
+                    "powers_used": r.powers_used,
+                    "hints_used": r.hints_used,
+                    "created_at": when(r.created_at),
+                    "finished_at": when(r.finished_at),
+                    "left_on_sign_in": r.player_id != player_id,
+                    "seed": seed(r),
+                    "actions": logs[r.id],
+                }
+                for r in game_rows
+            ],
+            "high_scores": [
+                {
+                    "game_id": h.game_id,
+                    "difficulty": h.difficulty,
+                    "score": h.score,
+                    "finished_at": when(h.finished_at),
+                }
+                for h in score_rows
+            ],
+            "daily_results": [
+                {
+                    "game_id": d.game_id,
+                    "day": d.day,
+                    "difficulty": d.difficulty,
+                    "score": d.score,
+                    "ranked": d.ranked,
+                    "finished_at": when(d.finished_at),
+                }
+                for d in result_rows
+            ],
+        }
+
+    def delete_player(self, player_id: int) -> None:
+        """Delete the player and everything stored of them: games and their logs, high scores
+        and daily results (they leave the tables: docs/design.md says why), sessions,
+        passkeys, codes, challenges, and what their sign-ins left behind."""
+        with self.db.transaction(write=True) as c:
+            ids = self._own_players(c, player_id)
+            for row in c.execute(
+                select(
+                    daily_results.c.day,
+                    daily_results.c.difficulty,
+                    daily_results.c.score,
+                    daily_results.c.ranked,
+                ).where(daily_results.c.player_id.in_(ids))
+            ).all():
+                uncount_daily_score(c, row.day, row.difficulty, row.score, row.ranked)
+            own_games = select(games.c.id).where(games.c.player_id.in_(ids))
+            c.execute(
+                delete(daily_results).where(
+                    or_(daily_results.c.player_id.in_(ids), daily_results.c.game_id.in_(own_games))
+                )
+            )
+            c.execute(
+                delete(highscores).where(
+                    or_(highscores.c.player_id.in_(ids), highscores.c.game_id.in_(own_games))
+                )
+            )
+            c.execute(delete(game_actions).where(game_actions.c.game_id.in_(own_games)))
+            c.execute(delete(games).where(games.c.player_id.in_(ids)))
+            for table in (sessions, passkeys, transfer_codes, challenges):
+                c.execute(delete(table).where(table.c.player_id.in_(ids)))
+            c.execute(update(players).where(players.c.id == player_id).values(handle=None))
+            c.execute(delete(players).where(players.c.id.in_(ids[1:])))
+            c.execute(delete(players).where(players.c.id == player_id))
+        self.forget_player(player_id)

@@ -1,0 +1,489 @@
+"""Accounts: save a player's games with a passkey or a transfer code, sign in on another
+device (the device's anonymous games merged in), the sessions, signing out.
+
+A client that is not a browser (the terminal, a script) signs in with a transfer code made on
+a signed-in device: ``POST /api/account/sign-in/transfer`` with ``{"code": "…"}`` answers with
+a session cookie; send it with every later request (any HTTP client's cookie jar does).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+import segno
+from fastapi import APIRouter, Depends, Request, Response, status
+from fastapi.responses import JSONResponse
+from webauthn import (
+    generate_authentication_options,
+    generate_registration_options,
+    options_to_json,
+    verify_authentication_response,
+    verify_registration_response,
+)
+from webauthn.helpers import (
+    base64url_to_bytes,
+    bytes_to_base64url,
+    parse_authentication_credential_json,
+    parse_client_data_json,
+    parse_registration_credential_json,
+)
+from webauthn.helpers.exceptions import WebAuthnException
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    AuthenticatorTransport,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
+
+from ...settings import Settings
+from ...store.accounts import Merge, SignIn
+from ...store.errors import InvalidCode, LastPasskey
+from ...store.players import SessionRef
+from ..deps import (
+    CurrentPlayer,
+    SettingsDep,
+    StoreDep,
+    client_address,
+    device_label,
+    enforce,
+    known_session,
+    run_store,
+    set_session_cookie,
+)
+from ..errors import ApiError
+from ..schemas import (
+    DailyClashView,
+    ErrorResponse,
+    MergeView,
+    PasskeyCredential,
+    PasskeyView,
+    SessionView,
+    SignInView,
+    SignOut,
+    TransferCodeCreated,
+    TransferSignIn,
+)
+
+router = APIRouter(prefix="/api/account", tags=["account"])
+
+KnownSession = Annotated[SessionRef | None, Depends(known_session)]
+
+RP_NAME = "MAGDAGDON"
+_TOO_MANY: dict[int | str, dict[str, Any]] = {
+    429: {"model": ErrorResponse, "description": "Too many attempts: see Retry-After."}
+}
+
+
+def relying_party(request: Request, settings: Settings) -> tuple[str, str]:
+    """The passkeys' relying party: its id (the host name) and the origin the browser must
+    report (``MAGDAGDON_PUBLIC_ORIGIN``, else the request's own scheme and Host)."""
+    if settings.public_origin:
+        parts = urlsplit(settings.public_origin)
+        origin = f"{parts.scheme}://{parts.netloc}"
+    else:
+        origin = f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+    host = urlsplit(origin).hostname or ""
+    return host, origin
+
+
+async def _count_sign_in(request: Request) -> None:
+    await enforce(
+        request,
+        ("sign_ins_per_address", client_address(request)),
+        ("sign_ins", "*"),
+    )
+
+
+async def _count_account(request: Request, store: StoreDep, player: int) -> None:
+    """Count a new account against its address (nothing for a player already one)."""
+    if not await run_store(store, lambda: store.is_account(player)):
+        await enforce(request, ("accounts_per_address", client_address(request)))
+
+
+def _merge_view(merge: Merge) -> MergeView:
+    return MergeView(
+        games=merge.games,
+        dailies=[
+            DailyClashView(
+                date=datetime.fromisoformat(d.day).date(),
+                difficulty=d.difficulty,  # type: ignore[arg-type]
+                kept_game_id=d.kept_game_id,
+                kept_score=d.kept_score,
+                dropped_game_id=d.dropped_game_id,
+                dropped_score=d.dropped_score,
+            )
+            for d in merge.dailies
+        ],
+        abandoned_game_id=merge.abandoned_game_id,
+    )
+
+
+async def _signed_in(
+    request: Request, store: StoreDep, settings: Settings, done: SignIn
+) -> SignInView:
+    set_session_cookie(request, settings, done.token)
+    request.state.session = SessionRef(done.player_id, done.session_id)
+    name = (await run_store(store, lambda: store.player(done.player_id))).name
+    return SignInView(name=name, account=True, merged=_merge_view(done.merge))
+
+
+# --- transfer codes ---------------------------------------------------------------------
+
+
+@router.post(
+    "/transfer-codes",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TransferCodeCreated,
+    responses=_TOO_MANY,
+)
+async def create_transfer_code(
+    request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
+) -> TransferCodeCreated:
+    """A one-time code (valid 10 minutes) to sign in to this player on another device or
+    browser: type it there, or scan its QR code. The player becomes an account if it was not
+    one. At most ``MAGDAGDON_ACCOUNT_CODES_PER_HOUR`` a player."""
+    await _count_account(request, store, player)
+    await enforce(request, ("codes_per_account", str(player)))
+    code, expires = await run_store(store, lambda: store.create_transfer_code(player))
+    _, origin = relying_party(request, settings)
+    url = f"{origin}/#transfer={code}"
+    matrix = segno.make(url, error="m").matrix
+    modules = ["".join("1" if dark else "0" for dark in row) for row in matrix]
+    return TransferCodeCreated(code=code, expires_at=expires, url=url, qr=modules)
+
+
+@router.post(
+    "/sign-in/transfer",
+    response_model=SignInView,
+    responses={
+        400: {"model": ErrorResponse, "description": "invalid_code: wrong, used or expired."},
+        **_TOO_MANY,
+    },
+)
+async def sign_in_with_code(
+    body: TransferSignIn,
+    request: Request,
+    device: KnownSession,
+    store: StoreDep,
+    settings: SettingsDep,
+) -> SignInView:
+    """Sign in with a transfer code made on a signed-in device: a new session cookie here,
+    and this device's anonymous games, statistics and streak merged into the account (a daily
+    played on both keeps the first finished; ``merged`` says what happened). Attempts are
+    limited per address and on the whole server."""
+    await _count_sign_in(request)
+    label = device_label(request)
+    try:
+        done = await run_store(store, lambda: store.redeem_transfer_code(body.code, device, label))
+    except InvalidCode:
+        raise ApiError(
+            400, "invalid_code", "That code is wrong, used or expired: make a new one."
+        ) from None
+    return await _signed_in(request, store, settings, done)
+
+
+# --- passkeys ---------------------------------------------------------------------------
+
+
+def _options(options: Any) -> JSONResponse:
+    return JSONResponse(json.loads(options_to_json(options)))
+
+
+def _challenge_of(client_data: str | bytes) -> str:
+    data = client_data if isinstance(client_data, bytes) else base64url_to_bytes(client_data)
+    return bytes_to_base64url(parse_client_data_json(data).challenge)
+
+
+def _refused(message: str) -> ApiError:
+    return ApiError(400, "passkey_refused", message)
+
+
+@router.post("/passkeys/registration/options", responses=_TOO_MANY)
+async def registration_options(
+    request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
+) -> JSONResponse:
+    """Options for ``navigator.credentials.create()``: a new passkey for this player
+    (``PublicKeyCredentialCreationOptionsJSON``; the challenge is good for 5 minutes, once)."""
+    rp_id, _ = relying_party(request, settings)
+    handle = await run_store(store, lambda: store.account_handle(player))
+    row = await run_store(store, lambda: store.player(player))
+    existing = await run_store(store, lambda: store.passkeys_of(player))
+    options = generate_registration_options(
+        rp_id=rp_id,
+        rp_name=RP_NAME,
+        user_id=base64url_to_bytes(handle),
+        user_name=row.name or "MAGDAGDON",
+        user_display_name=row.name or "MAGDAGDON",
+        authenticator_selection=AuthenticatorSelectionCriteria(
+            resident_key=ResidentKeyRequirement.REQUIRED,
+            user_verification=UserVerificationRequirement.PREFERRED,
+        ),
+        exclude_credentials=[
+            PublicKeyCredentialDescriptor(id=base64url_to_bytes(p.credential_id)) for p in existing
+        ],
+    )
+    challenge = bytes_to_base64url(options.challenge)
+    await run_store(store, lambda: store.save_challenge(challenge, "register", player))
+    return _options(options)
+
+
+@router.post(
+    "/passkeys/registration/verification",
+    status_code=status.HTTP_201_CREATED,
+    response_model=PasskeyView,
+    responses={
+        400: {
+            "model": ErrorResponse,
+            "description": "passkey_refused: the answer does not "
+            "verify (wrong challenge, origin or signature, or an expired challenge).",
+        },
+        **_TOO_MANY,
+    },
+)
+async def registration_verification(
+    body: PasskeyCredential,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+) -> PasskeyView:
+    """Verify the browser's new passkey and keep its public key: the player becomes an
+    account (if it was not one) that signs in with it."""
+    rp_id, origin = relying_party(request, settings)
+    try:
+        credential = parse_registration_credential_json(body.credential)
+        challenge = _challenge_of(credential.response.client_data_json)
+    except Exception as exc:  # whatever a malformed answer makes the parser raise
+        raise _refused(f"That is not a passkey's answer: {exc}") from None
+    found, owner = await run_store(store, lambda: store.take_challenge(challenge, "register"))
+    if not found or owner != player:
+        raise _refused("That passkey answers no question of this device's: try again.")
+    await _count_account(request, store, player)
+    try:
+        verified = verify_registration_response(
+            credential=credential,
+            expected_challenge=base64url_to_bytes(challenge),
+            expected_rp_id=rp_id,
+            expected_origin=origin,
+        )
+    except WebAuthnException as exc:
+        raise _refused(f"The passkey was not accepted: {exc}") from None
+    transports = [
+        t.value if isinstance(t, AuthenticatorTransport) else str(t)
+        for t in (credential.response.transports or [])
+    ]
+    label = device_label(request)
+    row = await run_store(
+        store,
+        lambda: store.add_passkey(
+            player,
+            bytes_to_base64url(verified.credential_id),
+            bytes_to_base64url(verified.credential_public_key),
+            verified.sign_count,
+            transports,
+            label,
+        ),
+    )
+    return PasskeyView(
+        id=row.id, label=row.label, created_at=row.created_at, last_used_at=row.last_used_at
+    )
+
+
+@router.get("/passkeys", response_model=list[PasskeyView])
+async def list_passkeys(player: CurrentPlayer, store: StoreDep) -> list[PasskeyView]:
+    """This account's passkeys, oldest first."""
+    rows = await run_store(store, lambda: store.passkeys_of(player))
+    return [
+        PasskeyView(id=r.id, label=r.label, created_at=r.created_at, last_used_at=r.last_used_at)
+        for r in rows
+    ]
+
+
+@router.delete(
+    "/passkeys/{passkey_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={
+        404: {"model": ErrorResponse, "description": "No such passkey of this account."},
+        409: {
+            "model": ErrorResponse,
+            "description": "last_passkey: it is the account's last; "
+            "repeat with ?last=true to remove it anyway.",
+        },
+    },
+)
+async def remove_passkey(
+    passkey_id: str, player: CurrentPlayer, store: StoreDep, last: bool = False
+) -> Response:
+    """Remove a passkey (the device keeps it, but it signs in nowhere). The last one only with
+    ``last=true``: without a passkey the account signs in on a new device only with a transfer
+    code made on a device still signed in."""
+    try:
+        await run_store(store, lambda: store.remove_passkey(player, passkey_id, last=last))
+    except LookupError:
+        raise ApiError(404, "passkey_not_found", "This account has no such passkey.") from None
+    except LastPasskey:
+        raise ApiError(
+            409,
+            "last_passkey",
+            "This is your last passkey: without it, only a transfer code from a device still "
+            "signed in lets you sign in elsewhere.",
+        ) from None
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/sign-in/passkey/options", responses=_TOO_MANY)
+async def authentication_options(
+    request: Request, store: StoreDep, settings: SettingsDep
+) -> JSONResponse:
+    """Options for ``navigator.credentials.get()`` (any of this site's passkeys: the browser
+    lists them; ``PublicKeyCredentialRequestOptionsJSON``, good for 5 minutes, once)."""
+    await _count_sign_in(request)
+    rp_id, _ = relying_party(request, settings)
+    options = generate_authentication_options(
+        rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED
+    )
+    challenge = bytes_to_base64url(options.challenge)
+    await run_store(store, lambda: store.save_challenge(challenge, "sign-in", None))
+    return _options(options)
+
+
+@router.post(
+    "/sign-in/passkey/verification",
+    response_model=SignInView,
+    responses={
+        400: {
+            "model": ErrorResponse,
+            "description": "passkey_refused: unknown passkey, or an answer that does not verify.",
+        },
+        **_TOO_MANY,
+    },
+)
+async def authentication_verification(
+    body: PasskeyCredential,
+    request: Request,
+    device: KnownSession,
+    store: StoreDep,
+    settings: SettingsDep,
+) -> SignInView:
+    """Sign in with a passkey: a new session cookie here, and this device's anonymous games,
+    statistics and streak merged into the account (``merged`` says what happened)."""
+    await _count_sign_in(request)
+    rp_id, origin = relying_party(request, settings)
+    try:
+        credential = parse_authentication_credential_json(body.credential)
+        challenge = _challenge_of(credential.response.client_data_json)
+    except Exception as exc:  # whatever a malformed answer makes the parser raise
+        raise _refused(f"That is not a passkey's answer: {exc}") from None
+    found, _ = await run_store(store, lambda: store.take_challenge(challenge, "sign-in"))
+    if not found:
+        raise _refused("That passkey answers no question of this server's: try again.")
+    credential_id = bytes_to_base64url(credential.raw_id)
+    passkey = await run_store(store, lambda: store.passkey_by_credential(credential_id))
+    if passkey is None:
+        raise _refused("This passkey belongs to no account here (removed, or its account deleted).")
+    try:
+        verified = verify_authentication_response(
+            credential=credential,
+            expected_challenge=base64url_to_bytes(challenge),
+            expected_rp_id=rp_id,
+            expected_origin=origin,
+            credential_public_key=base64url_to_bytes(passkey.public_key),
+            credential_current_sign_count=passkey.sign_count,
+        )
+    except WebAuthnException as exc:
+        raise _refused(f"The passkey was not accepted: {exc}") from None
+    label = device_label(request)
+    done = await run_store(
+        store,
+        lambda: store.sign_in_with_passkey(passkey, verified.new_sign_count, device, label),
+    )
+    return await _signed_in(request, store, settings, done)
+
+
+# --- sessions ---------------------------------------------------------------------------
+
+
+@router.get("/sessions", response_model=list[SessionView])
+async def list_sessions(
+    request: Request, player: CurrentPlayer, store: StoreDep
+) -> list[SessionView]:
+    """The devices signed in to this player, the one used last first (``current``: this one).
+    A session ends when unused for 60 days (an anonymous player's: 400 days)."""
+    mine = await known_session(request, store)
+    rows = await run_store(store, lambda: store.sessions_of(player))
+    return [
+        SessionView(
+            id=r.id,
+            method=r.method,  # type: ignore[arg-type]
+            label=r.label,
+            created_at=r.created_at,
+            last_used_at=r.last_used_at,
+            current=mine is not None and mine.session_id == r.id,
+        )
+        for r in rows
+    ]
+
+
+_ANONYMOUS_SIGN_OUT = (
+    "An anonymous player who signs out cannot come back: save your games with a passkey or a "
+    "transfer code first (or delete them under My data)."
+)
+
+
+@router.delete(
+    "/sessions/{session_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={
+        404: {"model": ErrorResponse, "description": "No such session of this player."},
+        409: {"model": ErrorResponse, "description": "not_an_account: " + _ANONYMOUS_SIGN_OUT},
+    },
+)
+async def end_session(
+    session_id: str,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+) -> Response:
+    """End one session (a lost phone): that device is signed out at once (other server
+    processes within 10 s). Ending this device's own is signing out."""
+    mine = await known_session(request, store)
+    own = mine is not None and mine.session_id == session_id
+    if own and not await run_store(store, lambda: store.is_account(player)):
+        raise ApiError(409, "not_an_account", _ANONYMOUS_SIGN_OUT)
+    ended = await run_store(store, lambda: store.end_sessions(player, [session_id]))
+    if not ended:
+        raise ApiError(404, "session_not_found", "This player has no such session.")
+    if own:
+        set_session_cookie(request, settings, None)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/sign-out",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={
+        409: {"model": ErrorResponse, "description": "not_an_account: " + _ANONYMOUS_SIGN_OUT}
+    },
+)
+async def sign_out(
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+    body: SignOut | None = None,
+) -> Response:
+    """Sign this device out (``{"everywhere": true}``: every device). The account keeps
+    everything; sign in again with a passkey or a transfer code."""
+    if not await run_store(store, lambda: store.is_account(player)):
+        raise ApiError(409, "not_an_account", _ANONYMOUS_SIGN_OUT)
+    mine = await known_session(request, store)
+    everywhere = body is not None and body.everywhere
+    chosen = None if everywhere else [mine.session_id] if mine is not None else []
+    await run_store(store, lambda: store.end_sessions(player, chosen))
+    set_session_cookie(request, settings, None)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
