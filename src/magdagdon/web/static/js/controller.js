@@ -2,6 +2,7 @@
 // selected, which sheet is open). Every rule lives on the server; this only asks, and has the
 // view draw the game, the dialogs draw the sheet and questions, and the preferences remember.
 
+import { createPasskey, mergeNotice, passkeysSupported, usePasskey } from "./account.js";
 import { ApiError } from "./api.js";
 import { loadCatalog, translatePage } from "./i18n.js";
 import { share, shareText } from "./share.js";
@@ -38,6 +39,13 @@ export class Controller {
       this.pendingScreen = "daily";
       address.searchParams.delete("open"); // once: a reload goes on with the game, not the list
       history.replaceState(history.state, "", `${address.pathname}${address.search}${address.hash}`);
+    }
+    // the account screen's state; a transfer code's QR code opens it with the code filled in
+    this.account = { me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: passkeysSupported() };
+    if (address.hash.startsWith("#transfer=")) {
+      this.account.codeInput = decodeURIComponent(address.hash.slice("#transfer=".length));
+      this.pendingScreen = "account";
+      history.replaceState(history.state, "", `${address.pathname}${address.search}`);
     }
     this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
     this.stats = { difficulty: "peaceful", data: null, error: "" };
@@ -235,6 +243,15 @@ export class Controller {
       case "leaderboard": return this.openLeaderboard(data.date, data.difficulty);
       case "stats-difficulty": this.stats.difficulty = data.difficulty; return this.paint();
       case "share": return this.shareGame(data.game);
+      case "passkey-register": return this.registerPasskey();
+      case "passkey-sign-in": return this.signInWithPasskey();
+      case "passkey-remove": return this.removePasskey(data.passkey);
+      case "transfer-code": return this.makeTransferCode();
+      case "submit-transfer": return this.signInWithCode(data.code);
+      case "session-end": return this.endSession(data.session);
+      case "sign-out": return this.signOut(false);
+      case "sign-out-everywhere": return this.signOut(true);
+      case "account-delete": return this.deleteMe();
     }
     if (!game) return;
     switch (intent) {
@@ -633,6 +650,124 @@ export class Controller {
     return entry.promise;
   }
 
+  // --- the account screen ---------------------------------------------------------------
+
+  // The account screen's data (what a step just said stays on it).
+  async loadAccount() {
+    const account = this.account;
+    this.paint();
+    try {
+      account.me = await this.api.me();
+      if (account.me.account) {
+        [account.passkeys, account.sessions] = await Promise.all([this.api.passkeys(), this.api.sessions()]);
+      }
+    } catch (error) {
+      account.error = this.errorText(error);
+    }
+    if (this.screen === "account") this.paint();
+  }
+
+  // One account step: its work, then the screen drawn again with what it said (or its error).
+  async accountStep(work) {
+    const account = this.account;
+    account.notice = "";
+    account.error = "";
+    try {
+      await work();
+    } catch (error) {
+      // the person closed the browser's passkey window: nothing to say
+      if (error && error.name === "NotAllowedError") account.error = this.t("account_passkey_cancelled");
+      else account.error = error instanceof ApiError ? this.errorText(error) : this.t("account_passkey_failed");
+    }
+    if (account.notice) this.view.announce(account.notice);
+    if (this.screen === "account") await this.loadAccount();
+  }
+
+  registerPasskey() {
+    return this.accountStep(async () => {
+      const credential = await createPasskey(await this.api.registrationOptions());
+      await this.api.registerPasskey(credential);
+      this.account.notice = this.t("account_passkey_saved");
+    });
+  }
+
+  makeTransferCode() {
+    return this.accountStep(async () => {
+      this.account.code = await this.api.transferCode();
+    });
+  }
+
+  signInWithPasskey() {
+    return this.accountStep(async () => {
+      const credential = await usePasskey(await this.api.signInOptions());
+      await this.signedIn(await this.api.signInWithPasskey(credential));
+    });
+  }
+
+  signInWithCode(code) {
+    this.account.codeInput = code;
+    return this.accountStep(async () => {
+      await this.signedIn(await this.api.signInWithCode(code));
+      this.account.codeInput = "";
+    });
+  }
+
+  async signedIn(answer) {
+    this.account.notice = mergeNotice(this.t, answer.merged);
+    this.account.code = null;
+    await this.newIdentity();
+  }
+
+  removePasskey(id) {
+    return this.accountStep(async () => {
+      const last = (this.account.passkeys || []).length <= 1;
+      if (last && !(await this.dialogs.ask(this.t("account_remove_last"), this.t("account_remove")))) return;
+      await this.api.removePasskey(id, last);
+      this.account.notice = this.t("account_passkey_removed");
+    });
+  }
+
+  endSession(id) {
+    return this.accountStep(async () => {
+      await this.api.endSession(id);
+      this.account.notice = this.t("account_device_signed_out");
+    });
+  }
+
+  signOut(everywhere) {
+    return this.accountStep(async () => {
+      await this.api.signOut(everywhere);
+      this.account.code = null;
+      this.account.notice = this.t(everywhere ? "account_signed_out_everywhere" : "account_signed_out");
+      await this.newIdentity();
+    });
+  }
+
+  deleteMe() {
+    return this.accountStep(async () => {
+      if (!(await this.dialogs.ask(this.t("account_delete_confirm"), this.t("account_delete_yes")))) return;
+      await this.api.deleteMe();
+      this.account.code = null;
+      this.account.notice = this.t("account_deleted");
+      await this.newIdentity();
+    });
+  }
+
+  // This device is somebody else now (signed in, signed out, deleted): what was shown of the
+  // player before is dropped, and the game in progress is theirs (or a new one).
+  async newIdentity() {
+    this.account.me = this.account.passkeys = this.account.sessions = null;
+    this.scores.table = null;
+    this.stats.data = null;
+    this.daily.info = null;
+    this.shares.clear();
+    this.result = { id: null, board: null, waiting: false };
+    this.ui.hint = null;
+    const current = await this.api.currentGame();
+    this.setGame(current || await this.newGame(this.preferences.difficulty() || "peaceful"));
+    this.render();
+  }
+
   async open(screen) {
     if (screen !== this.screen) {
       this.leaveScreen();
@@ -640,6 +775,10 @@ export class Controller {
     }
     this.screen = screen;
     if (screen === "daily") return this.loadDaily();
+    if (screen === "account") {
+      this.account.notice = this.account.error = "";
+      return this.loadAccount();
+    }
     if (screen === "leaderboard") return this.loadLeaderboard();
     if (screen === "stats") {
       if (this.game) this.stats.difficulty = this.game.difficulty;
@@ -671,6 +810,7 @@ export class Controller {
     this.dialogs.paintSheet(this.screen, {
       t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, rulesError: this.rulesError, reviewed: this.reviewed, animations: this.animations,
       daily: this.daily, leaderboard: this.leaderboard, stats: this.stats, result: this.result.id === this.game?.id ? this.result : null, shared: this.shared,
+      account: this.account,
     });
   }
 

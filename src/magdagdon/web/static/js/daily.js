@@ -69,8 +69,18 @@ export function dailySheet(t, { info, error, notice, onDaily, shared }) {
 }
 
 // rank and percentile: "Place 3 of 12 · as good as or better than 75% of players"
+// (a game that is not ranked, an anonymous player's: where it would stand among the ranked)
 function standing(t, me, players) {
+  if (me.ranked === false) return t("daily_would_rank", { rank: me.rank, players });
   return `${t("daily_rank", { rank: me.rank, players })} · ${t("daily_percentile", { percentile: Math.round(me.percentile) })}`;
+}
+
+// Under an unranked standing: why, and the way to be ranked from the next daily on.
+function unrankedNote(t, me) {
+  if (!me || me.ranked !== false) return null;
+  return el("div", { class: "unranked" },
+    el("p", { class: "note", text: t("daily_unranked_note") }),
+    button("open", t("account_save_games"), { "data-screen": "account" }));
 }
 
 // today: the server's today once known (the next day's button stops there)
@@ -86,10 +96,10 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     button("leaderboard", `${t("next_day")} ▸`, { "data-date": shift(1), "data-difficulty": difficulty, "data-focus": "next-day", disabled: Boolean(today) && date >= today }));
   if (error) return [title, tabs, el("p", { class: "error-text", role: "alert", text: error }), days];
   if (!data) return [title, tabs, el("p", { text: t("loading") })];
-  const facts = [t("daily_players", { n: data.players })];
+  const facts = [t(data.accounts_only ? "daily_ranked_players" : "daily_players", { n: data.players })];
   if (data.par !== null && data.par !== undefined) facts.push(t("daily_coach_par", { par: t.number(data.par) }));
   let table;
-  if (!data.rows.length) table = el("p", { text: t("daily_nobody") });
+  if (!data.rows.length) table = el("p", { text: t(data.accounts_only ? "daily_nobody_ranked" : "daily_nobody") });
   else {
     const head = el("tr", {}, ...["#", t("name"), t("score"), t("turns"), t("powers"), t("hints"), t("watch")].map(
       (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 ? "n" : "" })));
@@ -118,6 +128,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     table,
     data.me && !mine ? el("p", { class: "daily-me", text: `${t("daily_you")}: ${t.number(data.me.score)} · ${standing(t, data.me, data.players)}` }) : null,
     data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
+    unrankedNote(t, data.me),
     data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
     data.seed ? el("p", { class: "note daily-seed", text: t("daily_seed", { seed: data.seed }) }) : null,
     days,
@@ -139,6 +150,7 @@ export function dailyOver(t, game, result, shared) {
   return [
     dayLine(t, game.daily.number, game.daily.date),
     coach, me,
+    unrankedNote(t, board && board.me),
     el("div", { class: "actions" },
       button("back-to-game", t("back_to_game"), { className: "button primary wide" }),
       button("leaderboard", t("leaderboard"), { "data-date": game.daily.date, "data-difficulty": game.difficulty }),

@@ -5,6 +5,7 @@
 // closes them on Escape and gives focus back to what had it before. Which screen is open is the
 // controller's state; this only paints the dialogs and reports that the sheet closed.
 
+import { accountSheet } from "./account.js";
 import { dailySheet, leaderboardSheet } from "./daily.js";
 import * as sheets from "./sheets.js";
 import { statsSheet } from "./stats.js";
@@ -21,6 +22,7 @@ const SCREENS = {
   leaderboard: ({ t, leaderboard, daily }) => leaderboardSheet(t, { ...leaderboard, today: daily.info ? daily.info.date : null }),
   stats: ({ t, stats }) => statsSheet(t, stats),
   review: ({ t, reviewed }) => sheets.review(t, reviewed),
+  account: ({ t, account }) => accountSheet(t, account),
 };
 
 export class Dialogs {

@@ -15,6 +15,7 @@ export function menu(t, { onDaily = false } = {}) {
     button("how-to-play", t("how_to_play")),
     button("open", t("high_scores"), { "data-screen": "scores" }),
     button("open", t("statistics"), { "data-screen": "stats" }),
+    button("open", t("account"), { "data-screen": "account" }),
     button("open", t("settings"), { "data-screen": "settings" }),
     button("open", t("rules"), { "data-screen": "rules" }),
     button("open", t("about"), { "data-screen": "about" }),
