@@ -16,6 +16,7 @@ from magdagdon.store.db import MIGRATIONS, Database
 from magdagdon.store.models import utcnow
 from magdagdon.store.players import hash_token
 from magdagdon.web.app import create_app
+from magdagdon.web.deps import TEST_DATE_HEADER
 
 from ..utils.api import act, new_game, play_to_end, play_turn
 
@@ -205,3 +206,61 @@ def test_0005_keeps_every_player_and_gives_the_names_skeletons(database_url: str
         kept = result.scalars().all()
     db.engine.dispose()
     assert kept == ["\u0420ilot", "Zed", "\uff30\uff49\uff4c\uff4f\uff54", None, "Ann", None]
+
+
+def test_0006_keeps_every_cookie_game_and_daily_and_a_downgrade_gives_them_back(
+    database_url: str,
+) -> None:
+    """A database of the release before accounts (0005): every player's cookie still works
+    after the upgrade (their token became their one session), with their games, name, high
+    scores and daily results (unranked: they were anonymous, and stay on the leaderboard for
+    everyone, or apart for accounts-only); the counts of the leaderboard are kept. A downgrade
+    gives each player one token back: the cookie they used last."""
+    settings = Settings(
+        database_url=database_url,
+        allow_test_seeds=True,
+        test_seeds_scored=True,
+        rate_limits=False,
+        daily_ranks="everyone",
+    )
+    day = {TEST_DATE_HEADER: "2026-12-07"}
+    with (
+        TestClient(create_app(settings), headers=day) as one,
+        TestClient(one.app, headers=day) as two,
+    ):
+        one.put("/api/players/me", json={"name": "Enne"})
+        done = play_to_end(one, new_game(one, "peaceful", seed=40))
+        going = act(one, new_game(one, "nightmare", seed=41), {"type": "roll"})
+        daily = play_to_end(one, one.post("/api/daily/survival").json())
+        play_to_end(two, two.post("/api/daily/survival").json())
+        board = one.get("/api/daily/2026-12-07/survival/leaderboard").json()
+        stats = one.get("/api/players/me/stats").json()
+    downgrade_to(database_url, "0005")  # as the release before accounts left it
+    db = Database(database_url)
+    with db.engine.connect() as c:
+        tables = set(db.engine.dialect.get_table_names(c))
+        columns = list(c.execute(text("SELECT * FROM players")).keys())
+    db.engine.dispose()
+    assert "sessions" not in tables and "token_hash" in columns
+    with TestClient(create_app(settings), cookies=one.cookies, headers=day) as again:  # upgrades
+        assert again.get("/api/players/me").json() == {
+            "name": "Enne",
+            "name_max": 24,
+            "account": False,
+        }
+        assert again.get("/api/games/current").json()["id"] == going["id"]
+        assert again.get(f"/api/games/{done['id']}").json()["phase"] == "over"
+        assert again.get("/api/players/me/stats").json() == stats
+        assert again.get("/api/daily/2026-12-07/survival/leaderboard").json() == board
+        ids = {g["id"] for g in again.get("/api/players/me/export").json()["games"]}
+        assert ids == {done["id"], going["id"], daily["id"]}
+        again.post("/api/account/transfer-codes")  # an account now, with its own rows
+    ranked = Settings(database_url=database_url, allow_test_seeds=True, rate_limits=False)
+    with TestClient(create_app(ranked), cookies=one.cookies, headers=day) as accounts_only:
+        mine = accounts_only.get("/api/daily/2026-12-07/survival/leaderboard").json()
+        assert mine["rows"] == [] and mine["me"]["ranked"] is False  # played anonymously
+    downgrade_to(database_url, "0005")
+    with TestClient(create_app(settings), cookies=one.cookies, headers=day) as last:
+        assert last.get("/api/players/me").json()["name"] == "Enne"
+        assert last.get("/api/games/current").json()["id"] == going["id"]
+        assert last.get("/api/daily/2026-12-07/survival/leaderboard").json() == board
