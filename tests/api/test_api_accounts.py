@@ -405,3 +405,11 @@ def test_two_workers_racing_a_merge_lose_nothing(settings: Settings) -> None:
             assert c.execute(text("SELECT COUNT(*) FROM players")).scalar() == 1
             assert c.execute(text("SELECT COUNT(*) FROM games")).scalar() == len(expected)
         engine.dispose()
+
+
+def test_head_on_the_new_answers_changes_nothing(client: TestClient) -> None:
+    """HEAD is a GET that changes nothing: no player is made, no cookie is sent."""
+    for path in ("/api/players/me/export", "/api/account/passkeys", "/api/account/sessions"):
+        r = client.head(path)
+        assert r.status_code == 200 and r.content == b"", path
+        assert "set-cookie" not in r.headers, path

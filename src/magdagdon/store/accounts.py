@@ -516,7 +516,7 @@ class Accounts(Players):
         layer's (from the same games)."""
         with self.db.transaction() as c:
             ids = self._own_players(c, player_id)
-            me = c.execute(select(players).where(players.c.id == player_id)).one()
+            me = c.execute(select(players).where(players.c.id == player_id)).first()
             session_rows = c.execute(
                 select(sessions)
                 .where(sessions.c.player_id == player_id)
@@ -566,7 +566,9 @@ class Accounts(Players):
                 "name": me.name,
                 "created_at": when(me.created_at),
                 "account_since": when(me.account_since),
-            },
+            }
+            if me is not None
+            else None,
             "sessions": [
                 {
                     "id": s.id,

@@ -207,7 +207,9 @@ async def registration_options(
     request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
 ) -> JSONResponse:
     """Options for ``navigator.credentials.create()``: a new passkey for this player
-    (``PublicKeyCredentialCreationOptionsJSON``; the challenge is good for 5 minutes, once)."""
+    (``PublicKeyCredentialCreationOptionsJSON``; the challenge is good for 5 minutes, once).
+    Counted with the sign-in attempts of the address."""
+    await _count_sign_in(request)
     rp_id, _ = relying_party(request, settings)
     handle = await run_store(store, lambda: store.account_handle(player))
     row = await run_store(store, lambda: store.player(player))
@@ -370,8 +372,8 @@ async def authentication_verification(
     settings: SettingsDep,
 ) -> SignInView:
     """Sign in with a passkey: a new session cookie here, and this device's anonymous games,
-    statistics and streak merged into the account (``merged`` says what happened)."""
-    await _count_sign_in(request)
+    statistics and streak merged into the account (``merged`` says what happened). (The
+    attempt was counted when its options were asked for: each challenge answers once.)"""
     rp_id, origin = relying_party(request, settings)
     try:
         credential = parse_authentication_credential_json(body.credential)

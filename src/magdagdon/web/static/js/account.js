@@ -106,7 +106,7 @@ function codePart(t, code) {
     el("p", { class: "note", text: t("account_code_note", { time: until }) }));
 }
 
-function signInPart(t, { codeInput, supported }) {
+function signInPart(t, { codeInput, codeFromLink, supported }) {
   const input = el("input", {
     id: "transfer-input", name: "code", value: codeInput || "", autocomplete: "one-time-code",
     autocapitalize: "characters", spellcheck: false, maxLength: 32, required: true,
@@ -115,6 +115,9 @@ function signInPart(t, { codeInput, supported }) {
     el("h3", { text: t("account_sign_in_title") }),
     el("p", { class: "note", text: t("account_sign_in_note") }),
     supported ? el("div", { class: "actions" }, button("passkey-sign-in", t("account_passkey_sign_in"))) : null,
+    // a code that came in the address may be somebody else's: signing in would give them
+    // this browser's games
+    codeFromLink && codeInput ? el("p", { class: "note warning", text: t("account_code_from_link") }) : null,
     el("form", { class: "row", "data-form": "transfer" },
       el("div", { class: "field" }, el("label", { for: "transfer-input", text: t("account_code_label") }), input),
       el("button", { type: "submit", class: "button", text: t("account_sign_in") })),

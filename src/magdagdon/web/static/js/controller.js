@@ -44,6 +44,7 @@ export class Controller {
     this.account = { me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: passkeysSupported() };
     if (address.hash.startsWith("#transfer=")) {
       this.account.codeInput = decodeURIComponent(address.hash.slice("#transfer=".length));
+      this.account.codeFromLink = true;
       this.pendingScreen = "account";
       history.replaceState(history.state, "", `${address.pathname}${address.search}`);
     }
@@ -709,6 +710,7 @@ export class Controller {
     return this.accountStep(async () => {
       await this.signedIn(await this.api.signInWithCode(code));
       this.account.codeInput = "";
+      this.account.codeFromLink = false;
     });
   }
 
