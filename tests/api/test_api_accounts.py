@@ -4,6 +4,7 @@ signing in, sessions, the player's data (export, deletion) and the ranked daily 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -15,9 +16,9 @@ from sqlalchemy import create_engine, inspect, text
 from magdagdon.settings import Settings
 from magdagdon.store.models import utcnow
 from magdagdon.web.app import create_app
-from magdagdon.web.deps import COOKIE, TEST_DATE_HEADER
+from magdagdon.web.deps import COOKIE, HOST_COOKIE, TEST_DATE_HEADER
 
-from ..utils.api import act, new_game, play_to_end, play_turn
+from ..utils.api import ViewPlayer, act, new_game, play_through, play_to_end, play_turn
 from ..utils.authenticator import Authenticator
 
 DAY = "2026-12-05"
@@ -413,3 +414,155 @@ def test_head_on_the_new_answers_changes_nothing(client: TestClient) -> None:
         r = client.head(path)
         assert r.status_code == 200 and r.content == b"", path
         assert "set-cookie" not in r.headers, path
+
+
+def test_a_game_ending_while_a_merge_holds_its_player_waits_instead_of_deadlocking(
+    settings: Settings,
+) -> None:
+    """PostgreSQL: a sign-in's merge locks both players, then moves their games. An action
+    ending a game locks the game's owner first too (its result names the owner): it waits for
+    the merge, which can move the game, and then lands in the account. In the other order the
+    two would deadlock and one of them fail."""
+    if not settings.database_url.startswith("postgresql"):
+        pytest.skip("row locks: PostgreSQL (SQLite has one writer at a time)")
+    with TestClient(create_app(settings)) as device, TestClient(device.app) as account:
+        code_for(account)
+
+        def post(path: str, body: Any) -> Any:
+            return device.post(path, json=body).json()
+
+        view = play_through(post, new_game(device, "peaceful", seed=50))  # but its last action
+        last = ViewPlayer().next_action(view)
+        engine = create_engine(settings.database_url)
+        with engine.connect() as c:
+            source = c.execute(
+                text("SELECT player_id FROM games WHERE id = :g"), {"g": view["id"]}
+            ).scalar()
+            target = c.execute(
+                text("SELECT id FROM players WHERE account_since IS NOT NULL")
+            ).scalar()
+        merge = engine.connect()
+        held = merge.begin()
+        merge.execute(  # as store.accounts._merge locks them
+            text("SELECT id FROM players WHERE id IN (:a, :b) ORDER BY id FOR UPDATE"),
+            {"a": source, "b": target},
+        )
+        answers: list[int] = []
+        ending = threading.Thread(
+            target=lambda: answers.append(
+                device.post(
+                    f"/api/games/{view['id']}/actions",
+                    json={"version": view["version"], "action": last},
+                ).status_code
+            )
+        )
+        ending.start()
+        with engine.connect() as watch:  # until the action waits for the merge's lock
+            for _ in range(200):
+                waiting = watch.execute(
+                    text(
+                        "SELECT COUNT(*) FROM pg_stat_activity "
+                        "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                    )
+                ).scalar()
+                if waiting:
+                    break
+                time.sleep(0.05)
+            assert waiting, "the ending action never waited for the merge"
+        merge.execute(
+            text("UPDATE games SET player_id = :t WHERE player_id = :s"),
+            {"t": target, "s": source},
+        )
+        held.commit()
+        merge.close()
+        ending.join()
+        assert answers == [200]
+        with engine.connect() as c:
+            owner = c.execute(
+                text("SELECT player_id FROM highscores WHERE game_id = :g"), {"g": view["id"]}
+            ).scalar()
+        engine.dispose()
+        assert owner == target  # the result is the account's, as the game is
+
+
+def test_a_passkey_saved_already_or_too_long_is_refused_not_a_500(
+    devices: tuple[TestClient, TestClient],
+) -> None:
+    phone, laptop = devices
+    key = Authenticator("http://testserver")
+    options = phone.post("/api/account/passkeys/registration/options").json()
+    first = key.create(options)
+    assert (
+        phone.post(
+            "/api/account/passkeys/registration/verification", json={"credential": first}
+        ).status_code
+        == 201
+    )
+    # the same credential id again, from another player (a crafted answer)
+    options = laptop.post("/api/account/passkeys/registration/options").json()
+    again = key.create(options, credential_id=key.passkeys[0].credential_id)
+    r = laptop.post("/api/account/passkeys/registration/verification", json={"credential": again})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "passkey_refused"
+    options = laptop.post("/api/account/passkeys/registration/options").json()
+    long_id = Authenticator("http://testserver").create(options, credential_id=b"x" * 1100)
+    r = laptop.post("/api/account/passkeys/registration/verification", json={"credential": long_id})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "passkey_refused"
+    assert laptop.get("/api/account/passkeys").json() == []
+
+
+def test_a_deleted_players_finished_games_are_gone_from_replays(
+    devices: tuple[TestClient, TestClient],
+) -> None:
+    phone, laptop = devices
+    done = play_to_end(phone, new_game(phone, "peaceful", seed=60))
+    assert laptop.get(f"/api/games/{done['id']}/replay").status_code == 200  # (now cached)
+    assert laptop.get(f"/api/games/{done['id']}/review").status_code == 200
+    assert phone.delete("/api/players/me").status_code == 204
+    for what in ("replay", "frames", "review"):
+        assert laptop.get(f"/api/games/{done['id']}/{what}").status_code == 404, what
+
+
+def test_ended_sessions_are_not_listed(
+    devices: tuple[TestClient, TestClient], settings: Settings
+) -> None:
+    phone, laptop = devices
+    sign_in(laptop, code_for(phone))
+    engine = create_engine(settings.database_url)
+    with engine.begin() as c:
+        c.execute(
+            text("UPDATE sessions SET last_used_at = :t WHERE method = 'transfer'"),
+            {"t": utcnow() - timedelta(days=61)},
+        )
+    engine.dispose()
+    assert [s["method"] for s in phone.get("/api/account/sessions").json()] == ["visit"]
+
+
+def test_over_https_the_cookie_is_host_prefixed_and_a_plain_one_is_not_trusted(
+    settings: Settings,
+) -> None:
+    with TestClient(create_app(settings)) as plain:
+        plain.put("/api/players/me", json={"name": "Vana"})
+        token = plain.cookies[COOKIE]
+    with TestClient(create_app(settings), base_url="https://testserver") as secure:
+        r = secure.get("/api/players/me")
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith(f"{HOST_COOKIE}=") and "Secure" in cookie and "Path=/" in cookie
+        assert "Domain" not in cookie and "HttpOnly" in cookie
+    # a plain cookie over HTTPS could have been planted (a sibling domain, plain HTTP): a
+    # stranger's, unless it is a cookie of the release before sessions
+    with TestClient(
+        create_app(settings), base_url="https://testserver", cookies={COOKIE: token}
+    ) as planted:
+        assert planted.get("/api/players/me").json()["name"] is None
+    engine = create_engine(settings.database_url)
+    with engine.begin() as c:
+        c.execute(text("UPDATE sessions SET method = 'earlier'"))
+    engine.dispose()
+    with TestClient(
+        create_app(settings), base_url="https://testserver", cookies={COOKIE: token}
+    ) as earlier:
+        r = earlier.get("/api/players/me")
+        assert r.json()["name"] == "Vana"
+        sent = r.headers.get_list("set-cookie")
+        assert any(c.startswith(f"{HOST_COOKIE}={token}") for c in sent)  # moved to the prefix
+        assert any(c.startswith(f'{COOKIE}=""') or c.startswith(f"{COOKIE}=;") for c in sent)

@@ -60,7 +60,7 @@ def test_a_passkey_moves_the_games_to_another_device(browser: Any, live_server: 
     screenshot(page, "account-anonymous-en-375x667")
     assert serious_violations(page) == []
     sheet.locator("[data-intent='passkey-register']").click()
-    expect(sheet.locator("[role='status']")).to_have_text("Passkey saved: your games are saved.")
+    expect(sheet.locator(".account-notice")).to_have_text("Passkey saved: your games are saved.")
     expect(sheet.locator(".account-list").first.locator("li")).to_have_count(1)
     expect(sheet.locator("[data-intent='sign-out']")).to_be_visible()
     screenshot(page, "account-saved-en-375x667")
@@ -85,7 +85,7 @@ def test_a_passkey_moves_the_games_to_another_device(browser: Any, live_server: 
     assert games == 3
     open_menu_item(other, "account")
     other.locator("#sheet [data-intent='passkey-sign-in']").click()
-    expect(other.locator("#sheet [role='status']")).to_have_text(
+    expect(other.locator("#sheet .account-notice")).to_have_text(
         "Signed in. 3 games from this browser joined your account."
     )
     expect(other.locator("#sheet .account-list").nth(1).locator("li")).to_have_count(2)
@@ -109,7 +109,7 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     finish_regular_game(page, live_server, "nightmare")
     open_menu_item(page, "account")
     page.locator("#sheet [data-intent='transfer-code']").click()
-    code = page.locator("#sheet .transfer-code .code")
+    code = page.locator("#sheet .transfer-code .code [aria-hidden='true']")
     expect(code).to_have_text(re.compile(r"^[2-9A-Z]{4}-[2-9A-Z]{4}$"))
     expect(page.locator("#sheet svg.qr")).to_have_attribute("role", "img")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
@@ -121,8 +121,9 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     other.goto(f"{live_server}/#transfer={code.inner_text()}")
     expect(other.locator("#transfer-input")).to_have_value(code.inner_text())
     assert "#transfer" not in other.url  # the code leaves the address (and its history)
+    expect(other.locator("#sheet .note.warning")).to_contain_text("only if you made it yourself")
     other.locator("#sheet [data-form='transfer'] button[type='submit']").click()
-    expect(other.locator("#sheet [role='status']")).to_have_text(
+    expect(other.locator("#sheet .account-notice")).to_have_text(
         "Signed in. 1 game from this browser joined your account."  # the one its page began
     )
     assert (
@@ -198,7 +199,7 @@ def test_the_account_screen_in_every_language(browser: Any, live_server: str, ca
     assert widths <= viewport["width"]
     screenshot(page, f"account-anonymous-{case}")
     page.locator("#sheet [data-intent='transfer-code']").click()
-    expect(page.locator("#sheet .transfer-code .code")).to_be_visible()
+    expect(page.locator("#sheet .transfer-code .code [aria-hidden='true']")).to_be_visible()
     expect(page.locator("#sheet [data-intent='sign-out']")).to_be_visible()
     for node in page.locator("#sheet .button").all():
         box = node.bounding_box()

@@ -47,11 +47,14 @@ class Authenticator:
             {"type": kind, "challenge": challenge, "origin": self.origin, "crossOrigin": False}
         ).encode()
 
-    def create(self, options: dict[str, Any]) -> dict[str, Any]:
-        """Answer ``navigator.credentials.create()`` options: a new passkey (kept here)."""
+    def create(
+        self, options: dict[str, Any], *, credential_id: bytes | None = None
+    ) -> dict[str, Any]:
+        """Answer ``navigator.credentials.create()`` options: a new passkey (kept here), with
+        a random credential id unless one is given (a crafted answer)."""
         assert options["rp"]["id"] == self.rp_id
         passkey = Passkey(
-            credential_id=secrets.token_bytes(32),
+            credential_id=credential_id or secrets.token_bytes(32),
             key=ec.generate_private_key(ec.SECP256R1()),
             user_handle=base64url_to_bytes(options["user"]["id"]),
         )

@@ -46,7 +46,14 @@ from .models import (
     transfer_codes,
     utcnow,
 )
-from .players import Players, SessionRef, insert_session, new_token
+from .players import (
+    SESSION_IDLE_ACCOUNT,
+    SESSION_IDLE_ANONYMOUS,
+    Players,
+    SessionRef,
+    insert_session,
+    new_token,
+)
 
 TRANSFER_CODE_LIFETIME: Final = timedelta(minutes=10)
 """How long a transfer code can be used (once)."""
@@ -479,11 +486,16 @@ class Accounts(Players):
     # --- sessions -------------------------------------------------------------------------
 
     def sessions_of(self, player_id: int) -> list[SessionRow]:
-        """The player's sessions, the one used last first."""
+        """The player's sessions that have not ended, the one used last first."""
         with self.db.transaction() as c:
+            since = c.scalar(select(players.c.account_since).where(players.c.id == player_id))
+            idle = SESSION_IDLE_ANONYMOUS if since is None else SESSION_IDLE_ACCOUNT
             rows = c.execute(
                 select(sessions)
-                .where(sessions.c.player_id == player_id)
+                .where(
+                    sessions.c.player_id == player_id,
+                    sessions.c.last_used_at >= utcnow() - idle,
+                )
                 .order_by(sessions.c.last_used_at.desc(), sessions.c.id)
             ).all()
         return [

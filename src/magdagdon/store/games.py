@@ -129,6 +129,9 @@ class Games:
                 created_at=now,
                 updated_at=now,
                 daily=daily.isoformat() if daily else None,
+                by_account=select(players.c.account_since.is_not(None))
+                .where(players.c.id == player_id)
+                .scalar_subquery(),
             )
         )
         status, hints = GameStatus.ACTIVE, 0
@@ -148,7 +151,10 @@ class Games:
         reviews are public); :class:`GameNotFound` if there is no such finished game."""
         found = self._finished.get(game_id)
         if found is not None:
-            return found
+            with self.db.transaction() as c:  # (deleted since, with its player?)
+                if c.scalar(select(games.c.id).where(games.c.id == game_id)) is not None:
+                    return found
+            raise GameNotFound(game_id)
         with self.db.transaction() as c:
             record = self._load(c, game_id, None)
             log = self._log(c, game_id)
@@ -223,6 +229,17 @@ class Games:
         if over:
             values.update(status=GameStatus.OVER, score=game.score().total, finished_at=now)
         with self.db.transaction(write=True) as c:
+            if over and c.dialect.name == "postgresql":
+                # The owner's row first, as a sign-in's merge takes it (store/accounts.py):
+                # the result's row names the owner, and taking the two rows in the other order
+                # than a merge moving this game would deadlock. (A merge that ran meanwhile
+                # deleted the row it locked: then nothing is locked, and nothing need be.)
+                c.execute(
+                    select(players.c.id)
+                    .join(games, games.c.player_id == players.c.id)
+                    .where(games.c.id == record.id)
+                    .with_for_update(key_share=True, of=players)
+                )
             result = c.execute(
                 update(games)
                 .where(
@@ -244,16 +261,11 @@ class Games:
             if won and over:
                 # the finished game's row in its high scores or its daily's leaderboard
                 # the game's owner as it is now (a sign-in may have merged it into an account
-                # while this action ran), and whether they were an account from its start
-                owner = c.execute(
-                    select(games.c.player_id, players.c.account_since)
-                    .join(players, players.c.id == games.c.player_id)
-                    .where(games.c.id == record.id)
-                ).one()
-                since = owner.account_since
+                # while this action ran)
+                owner = select(games.c.player_id).where(games.c.id == record.id)
                 entry: dict[str, Any] = {
                     "game_id": record.id,
-                    "player_id": owner.player_id,
+                    "player_id": owner.scalar_subquery(),
                     "difficulty": record.difficulty,
                     "score": values["score"],
                     "turns": game.turns,
@@ -264,7 +276,7 @@ class Games:
                     "finished_at": now,
                 }
                 if day is not None:
-                    ranked = since is not None and aware(since) <= aware(record.created_at)
+                    ranked = bool(record.by_account)  # started by an account
                     c.execute(
                         insert(daily_results).values(day=record.daily, ranked=ranked, **entry)
                     )

@@ -84,6 +84,8 @@ players = Table(
         sqlite_where=_NAMED,
         postgresql_where=_NAMED,
     ),
+    # SQLite: an id is never given again once deleted (an ended cookie stays a stranger's)
+    sqlite_autoincrement=True,
 )
 """Players: anonymous ones (a device's) and accounts (signed in with a passkey or a code)."""
 
@@ -95,7 +97,8 @@ sessions = Table(
     # a device is recognised by a random token in its cookie, whose SHA-256 is stored
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
-    # how it began: "visit" (a first visit), "passkey" or "transfer" (a sign-in)
+    # how it began: "visit" (a first visit), "passkey" or "transfer" (a sign-in), "earlier"
+    # (a cookie of a release before sessions: migration 0006)
     Column("method", String(16), nullable=False),
     # what the device said it is (browser and system, from its User-Agent), to tell them apart
     Column("label", String(64), nullable=False, default=""),
@@ -171,6 +174,8 @@ games = Table(
     Column("finished_at", UTCDateTime(), nullable=True),
     # a daily game: its UTC day "YYYY-MM-DD" (its seed is the day's, see store.daily)
     Column("daily", String(10), nullable=True),
+    # started by an account (a daily's result is then ranked)
+    Column("by_account", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_games_player_status", "player_id", "status"),
     # one unfinished regular game per player, whatever races between requests
     Index(

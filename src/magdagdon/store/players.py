@@ -51,10 +51,11 @@ revoked or a player deleted through another process is a stranger's here within 
 
 @dataclass(frozen=True)
 class SessionRef:
-    """The session a cookie names: its player and its public id."""
+    """The session a cookie names: its player, its public id and how it began."""
 
     player_id: int
     session_id: str
+    method: str = "visit"
 
 
 @dataclass
@@ -97,10 +98,15 @@ class Players:
 
     def cached_player_id(self, token: str) -> int | None:
         """The player id of a token this process read lately (no database access)."""
+        ref = self.cached_session(token)
+        return ref.player_id if ref is not None else None
+
+    def cached_session(self, token: str) -> SessionRef | None:
+        """The session of a token this process read lately (no database access)."""
         seen = self._players.get(hash_token(token))
         if seen is None or time.monotonic() - seen.checked > SESSION_RECHECK:
             return None
-        return seen.ref.player_id
+        return seen.ref
 
     def player_id(self, token: str) -> int | None:
         """The id of the player whose session this cookie token is, if it has not ended."""
@@ -120,6 +126,7 @@ class Players:
                 select(
                     sessions.c.id,
                     sessions.c.player_id,
+                    sessions.c.method,
                     sessions.c.last_used_at,
                     players.c.account_since,
                 )
@@ -141,7 +148,7 @@ class Players:
                 c.execute(
                     update(sessions).where(sessions.c.id == found.id).values(last_used_at=now)
                 )
-        ref = SessionRef(found.player_id, found.id)
+        ref = SessionRef(found.player_id, found.id, found.method)
         self._remember(digest, ref)
         return ref
 

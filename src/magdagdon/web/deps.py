@@ -73,34 +73,53 @@ def _secure(request: Request, settings: Settings) -> bool:
     return request.url.scheme == "https"
 
 
-def cookie_token(request: Request) -> str | None:
-    """The session token the request's cookie carries (``__Host-`` first), if any."""
-    token = request.cookies.get(HOST_COOKIE) or request.cookies.get(COOKIE)
+def cookie_token(request: Request) -> tuple[str, bool] | None:
+    """The session token the request's cookie carries, if any, and whether it came under the
+    ``__Host-`` name (looked at first)."""
+    prefixed = request.cookies.get(HOST_COOKIE)
+    token = prefixed or request.cookies.get(COOKIE)
     if not token or len(token) > _TOKEN_MAX:
         return None
-    return token
+    return token, bool(prefixed)
 
 
-async def known_session(request: Request, store: StoreDep) -> SessionRef | None:
+def _accepted(
+    request: Request, settings: Settings, token: str, prefixed: bool, found: SessionRef | None
+) -> SessionRef | None:
+    """Over HTTPS a session's cookie must be the ``__Host-`` one: a plain one could have been
+    set by a sibling domain or over plain HTTP (a planted session would have its visitor play
+    as somebody else). Only a cookie of a release before sessions (method ``earlier``) comes
+    under the plain name; it is sent back with the prefix at once."""
+    if found is None or prefixed or not _secure(request, settings):
+        return found
+    if found.method != "earlier":
+        return None
+    set_session_cookie(request, settings, token)
+    return found
+
+
+async def known_session(
+    request: Request, store: StoreDep, settings: SettingsDep
+) -> SessionRef | None:
     """The request's session (from its cookie), or None; nobody is created."""
     if hasattr(request.state, "session"):
         known: SessionRef | None = request.state.session
         return known
-    token = cookie_token(request)
-    found = None if token is None else await run_store(store, lambda: store.session(token))
+    carried = cookie_token(request)
+    found = None
+    if carried is not None:
+        token, prefixed = carried
+        found = store.cached_session(token)
+        if found is None:
+            found = await run_store(store, lambda: store.session(token))
+        found = _accepted(request, settings, token, prefixed, found)
     request.state.session = found
     return found
 
 
-async def known_player(request: Request, store: StoreDep) -> int | None:
+async def known_player(request: Request, store: StoreDep, settings: SettingsDep) -> int | None:
     """The id of the request's player (from the cookie), or None; nobody is created."""
-    token = cookie_token(request)
-    if token is None:
-        return None
-    cached = store.cached_player_id(token)
-    if cached is not None:
-        return cached
-    found = await known_session(request, store)
+    found = await known_session(request, store, settings)
     return found.player_id if found is not None else None
 
 
@@ -181,7 +200,7 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
     Never for a request of another site (403 ``cross_site``: its cookie, SameSite=Lax, stays
     behind, and the new player's cookie would replace the visitor's), nor for a ``HEAD``
     (:data:`NOBODY`)."""
-    known = await known_player(request, store)
+    known = await known_player(request, store, settings)
     if known is not None:
         return known
     if is_cross_site(request.scope):
@@ -192,7 +211,7 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
     label = device_label(request)
     player_id, token = await run_store(store, lambda: store.create_player(label))
     set_session_cookie(request, settings, token)
-    request.state.session = store.session(token)  # just remembered: no database
+    request.state.session = store.cached_session(token)  # just remembered: no database
     return player_id
 
 

@@ -109,6 +109,17 @@ class ActionRequest(Strict):
 class GameCreate(Strict):
     """Start a game."""
 
+    # the schema says what _resume_or_abandon enforces: not both
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "not": {
+                "required": ["resume", "abandon"],
+                "properties": {"resume": {"const": True}, "abandon": {"const": True}},
+            }
+        },
+    )
+
     difficulty: Difficulty
     abandon: StrictBool = Field(
         default=False,
@@ -616,7 +627,10 @@ class SessionView(BaseModel):
     """A device signed in to the account."""
 
     id: str
-    method: Literal["visit", "passkey", "transfer"]
+    method: Literal["visit", "passkey", "transfer", "earlier"] = Field(
+        description="How it began: a first visit, a sign-in with a passkey or a transfer code, "
+        "or a cookie of a release before accounts."
+    )
     label: str = Field(description="Its browser and system, as it said.")
     created_at: datetime
     last_used_at: datetime = Field(description="Recorded at most once an hour.")

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import segno
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import IntegrityError
 from webauthn import (
     generate_authentication_options,
     generate_registration_options,
@@ -73,6 +74,10 @@ router = APIRouter(prefix="/api/account", tags=["account"])
 KnownSession = Annotated[SessionRef | None, Depends(known_session)]
 
 RP_NAME = "MAGDAGDON"
+MAX_CREDENTIAL_ID = 1023
+"""The longest credential id WebAuthn allows (bytes)."""
+MAX_PUBLIC_KEY = 2048
+"""The longest public key kept (base64url characters; an ES256 or RS256 key is far shorter)."""
 _TOO_MANY: dict[int | str, dict[str, Any]] = {
     429: {"model": ErrorResponse, "description": "Too many attempts: see Retry-After."}
 }
@@ -90,12 +95,15 @@ def relying_party(request: Request, settings: Settings) -> tuple[str, str]:
     return host, origin
 
 
-async def _count_sign_in(request: Request) -> None:
-    await enforce(
-        request,
-        ("sign_ins_per_address", client_address(request)),
-        ("sign_ins", "*"),
-    )
+async def _count_sign_in(request: Request, *, guessable: bool = False) -> None:
+    """Count a sign-in attempt against its address, and a transfer code tried (``guessable``:
+    codes could be guessed from many addresses) against the whole server too. A passkey's
+    options are counted per address only: its answer cannot be guessed, and a server-wide
+    count would let anybody spend everybody's sign-ins."""
+    hits: list[tuple[str, str]] = [("sign_ins_per_address", client_address(request))]
+    if guessable:
+        hits.append(("sign_ins", "*"))
+    await enforce(request, *hits)
 
 
 async def _count_account(request: Request, store: StoreDep, player: int) -> None:
@@ -175,7 +183,7 @@ async def sign_in_with_code(
     and this device's anonymous games, statistics and streak merged into the account (a daily
     played on both keeps the first finished; ``merged`` says what happened). Attempts are
     limited per address and on the whole server."""
-    await _count_sign_in(request)
+    await _count_sign_in(request, guessable=True)
     label = device_label(request)
     try:
         done = await run_store(store, lambda: store.redeem_transfer_code(body.code, device, label))
@@ -277,19 +285,23 @@ async def registration_verification(
     transports = [
         t.value if isinstance(t, AuthenticatorTransport) else str(t)
         for t in (credential.response.transports or [])
-    ]
+    ][:8]
+    credential_id = bytes_to_base64url(verified.credential_id)
+    public_key = bytes_to_base64url(verified.credential_public_key)
+    if len(verified.credential_id) > MAX_CREDENTIAL_ID or len(public_key) > MAX_PUBLIC_KEY:
+        raise _refused("That passkey's id or key is longer than a passkey's can be.")
+    if await run_store(store, lambda: store.passkey_by_credential(credential_id)) is not None:
+        raise _refused("That passkey is saved already.")
     label = device_label(request)
-    row = await run_store(
-        store,
-        lambda: store.add_passkey(
-            player,
-            bytes_to_base64url(verified.credential_id),
-            bytes_to_base64url(verified.credential_public_key),
-            verified.sign_count,
-            transports,
-            label,
-        ),
-    )
+    try:
+        row = await run_store(
+            store,
+            lambda: store.add_passkey(
+                player, credential_id, public_key, verified.sign_count, transports, label
+            ),
+        )
+    except IntegrityError:  # the same passkey saved by a request racing this one
+        raise _refused("That passkey is saved already.") from None
     return PasskeyView(
         id=row.id, label=row.label, created_at=row.created_at, last_used_at=row.last_used_at
     )
@@ -411,11 +423,11 @@ async def authentication_verification(
 
 @router.get("/sessions", response_model=list[SessionView])
 async def list_sessions(
-    request: Request, player: CurrentPlayer, store: StoreDep
+    request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
 ) -> list[SessionView]:
     """The devices signed in to this player, the one used last first (``current``: this one).
     A session ends when unused for 60 days (an anonymous player's: 400 days)."""
-    mine = await known_session(request, store)
+    mine = await known_session(request, store, settings)
     rows = await run_store(store, lambda: store.sessions_of(player))
     return [
         SessionView(
@@ -453,7 +465,7 @@ async def end_session(
 ) -> Response:
     """End one session (a lost phone): that device is signed out at once (other server
     processes within 10 s). Ending this device's own is signing out."""
-    mine = await known_session(request, store)
+    mine = await known_session(request, store, settings)
     own = mine is not None and mine.session_id == session_id
     if own and not await run_store(store, lambda: store.is_account(player)):
         raise ApiError(409, "not_an_account", _ANONYMOUS_SIGN_OUT)
@@ -483,7 +495,7 @@ async def sign_out(
     everything; sign in again with a passkey or a transfer code."""
     if not await run_store(store, lambda: store.is_account(player)):
         raise ApiError(409, "not_an_account", _ANONYMOUS_SIGN_OUT)
-    mine = await known_session(request, store)
+    mine = await known_session(request, store, settings)
     everywhere = body is not None and body.everywhere
     chosen = None if everywhere else [mine.session_id] if mine is not None else []
     await run_store(store, lambda: store.end_sessions(player, chosen))

@@ -3,14 +3,18 @@
 A player was one cookie: ``players.token_hash``. Now a device's cookie is a *session*
 (``sessions``), and a player may have several (an account signed in on a phone and a
 laptop). Every stored player keeps the cookie they have: their token's hash becomes their
-one session (``method`` "visit", last used when the migration runs, so that nobody's session
-expires at the upgrade). ``players`` gains ``account_since`` (None: anonymous), the account's
-WebAuthn ``handle`` and ``merged_into`` (what a device's player left behind when it signed in
-to an account); ``passkeys``, ``webauthn_challenges`` and ``transfer_codes`` are new.
+one session (``method`` "earlier": a cookie of an earlier release, which over HTTPS is taken
+under its plain name once and sent back with the ``__Host-`` prefix; last used when the
+migration runs, so that nobody's session expires at the upgrade). ``players`` gains
+``account_since`` (None: anonymous), the account's WebAuthn ``handle`` and ``merged_into``
+(what a device's player left behind when it signed in to an account), and on SQLite
+AUTOINCREMENT (a deleted player's id is never given again); ``passkeys``,
+``webauthn_challenges`` and ``transfer_codes`` are new.
 
-``daily_results.ranked`` marks a daily played by an account from its start; ``daily_scores``
-counts ranked and unranked results apart (``ranked`` joins its primary key). Every result
-stored before this release was an anonymous player's: it stays on its leaderboard, unranked.
+``games.by_account`` marks a game started by an account, ``daily_results.ranked`` a daily
+result of one (ranked on the leaderboard); ``daily_scores`` counts ranked and unranked
+results apart (``ranked`` joins its primary key). Every result stored before this release was
+an anonymous player's: it stays on its leaderboard, unranked.
 
 A downgrade gives each player back one token (the session last used; a player with none gets
 a token nobody holds), drops the account tables, and adds the counts of ranked and unranked
@@ -128,7 +132,7 @@ def upgrade() -> None:
                     "id": secrets.token_hex(16),
                     "token_hash": token_hash,
                     "player_id": player_id,
-                    "method": "visit",
+                    "method": "earlier",
                     "label": "",
                     "created_at": now,
                     "last_used_at": now,
@@ -136,7 +140,8 @@ def upgrade() -> None:
                 for player_id, token_hash in tokens
             ],
         )
-    with op.batch_alter_table("players") as batch:
+    # (SQLite: the table is made again, now never giving a deleted player's id to another)
+    with op.batch_alter_table("players", table_kwargs={"sqlite_autoincrement": True}) as batch:
         batch.drop_column("token_hash")
         batch.add_column(sa.Column("account_since", UTCDateTime(), nullable=True))
         batch.add_column(sa.Column("handle", sa.String(64), nullable=True))
@@ -177,6 +182,10 @@ def upgrade() -> None:
         "daily_results",
         sa.Column("ranked", sa.Boolean(), nullable=False, server_default=sa.false()),
     )
+    op.add_column(
+        "games",
+        sa.Column("by_account", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
     _rebuild_scores(ranked=True)
 
 
@@ -185,6 +194,8 @@ def downgrade() -> None:
     _rebuild_scores(ranked=False)
     with op.batch_alter_table("daily_results") as batch:
         batch.drop_column("ranked")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("by_account")
     op.drop_index("ix_transfer_codes_player_id", "transfer_codes")
     op.drop_table("transfer_codes")
     op.drop_index("ix_webauthn_challenges_expires_at", "webauthn_challenges")

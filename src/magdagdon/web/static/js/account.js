@@ -101,15 +101,20 @@ function codePart(t, code) {
   if (!code) return null;
   const until = new Date(code.expires_at).toLocaleTimeString(t.language, { hour: "2-digit", minute: "2-digit" });
   return el("div", { class: "transfer-code" },
-    el("p", { class: "code", text: code.code, "aria-label": [...code.code].join(" ") }),
+    // read out letter by letter (a screen reader would read "ABCD" as a word)
+    el("p", { class: "code" },
+      el("span", { "aria-hidden": "true", text: code.code }),
+      el("span", { class: "visually-hidden", text: [...code.code].join(" ") })),
     qrCode(t, code.qr, code.code),
     el("p", { class: "note", text: t("account_code_note", { time: until }) }));
 }
 
 function signInPart(t, { codeInput, codeFromLink, supported }) {
+  const warned = Boolean(codeFromLink && codeInput);
   const input = el("input", {
     id: "transfer-input", name: "code", value: codeInput || "", autocomplete: "one-time-code",
     autocapitalize: "characters", spellcheck: false, maxLength: 32, required: true,
+    ...(warned ? { "aria-describedby": "transfer-warning" } : {}),
   });
   return [
     el("h3", { text: t("account_sign_in_title") }),
@@ -117,7 +122,7 @@ function signInPart(t, { codeInput, codeFromLink, supported }) {
     supported ? el("div", { class: "actions" }, button("passkey-sign-in", t("account_passkey_sign_in"))) : null,
     // a code that came in the address may be somebody else's: signing in would give them
     // this browser's games
-    codeFromLink && codeInput ? el("p", { class: "note warning", text: t("account_code_from_link") }) : null,
+    warned ? el("p", { class: "note warning", id: "transfer-warning", text: t("account_code_from_link") }) : null,
     el("form", { class: "row", "data-form": "transfer" },
       el("div", { class: "field" }, el("label", { for: "transfer-input", text: t("account_code_label") }), input),
       el("button", { type: "submit", class: "button", text: t("account_sign_in") })),
@@ -130,7 +135,8 @@ export function accountSheet(t, state) {
   const { me, passkeys, sessions, code, notice, error, supported } = state;
   const title = t("title_account");
   const messages = [
-    notice ? el("p", { class: "share-note", role: "status", text: notice }) : null,
+    // (said by the page's live region when it happens: not announced twice)
+    notice ? el("p", { class: "share-note account-notice", text: notice }) : null,
     error ? el("p", { class: "error-text", role: "alert", text: error }) : null,
   ];
   if (!me) return [title, ...messages, el("p", { text: t("loading") })];

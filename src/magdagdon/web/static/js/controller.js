@@ -43,10 +43,16 @@ export class Controller {
     // the account screen's state; a transfer code's QR code opens it with the code filled in
     this.account = { me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: passkeysSupported() };
     if (address.hash.startsWith("#transfer=")) {
-      this.account.codeInput = decodeURIComponent(address.hash.slice("#transfer=".length));
+      history.replaceState(history.state, "", `${address.pathname}${address.search}`); // once
+      let code = address.hash.slice("#transfer=".length);
+      try {
+        code = decodeURIComponent(code);
+      } catch {
+        // not a code this game made: shown as it came, the server says it is wrong
+      }
+      this.account.codeInput = code.slice(0, 32);
       this.account.codeFromLink = true;
       this.pendingScreen = "account";
-      history.replaceState(history.state, "", `${address.pathname}${address.search}`);
     }
     this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
     this.stats = { difficulty: "peaceful", data: null, error: "" };
@@ -669,16 +675,19 @@ export class Controller {
   }
 
   // One account step: its work, then the screen drawn again with what it said (or its error).
-  async accountStep(work) {
+  // passkey: the step asks the browser for a passkey (its own errors are said as such).
+  async accountStep(work, { passkey = false } = {}) {
     const account = this.account;
     account.notice = "";
     account.error = "";
     try {
       await work();
     } catch (error) {
-      // the person closed the browser's passkey window: nothing to say
-      if (error && error.name === "NotAllowedError") account.error = this.t("account_passkey_cancelled");
-      else account.error = error instanceof ApiError ? this.errorText(error) : this.t("account_passkey_failed");
+      if (error instanceof ApiError) account.error = this.errorText(error);
+      // the person closed the browser's passkey window
+      else if (passkey && error && error.name === "NotAllowedError") account.error = this.t("account_passkey_cancelled");
+      else if (passkey) account.error = this.t("account_passkey_failed");
+      else account.error = this.t("something_wrong");
     }
     if (account.notice) this.view.announce(account.notice);
     if (this.screen === "account") await this.loadAccount();
@@ -689,7 +698,7 @@ export class Controller {
       const credential = await createPasskey(await this.api.registrationOptions());
       await this.api.registerPasskey(credential);
       this.account.notice = this.t("account_passkey_saved");
-    });
+    }, { passkey: true });
   }
 
   makeTransferCode() {
@@ -702,7 +711,7 @@ export class Controller {
     return this.accountStep(async () => {
       const credential = await usePasskey(await this.api.signInOptions());
       await this.signedIn(await this.api.signInWithPasskey(credential));
-    });
+    }, { passkey: true });
   }
 
   signInWithCode(code) {
@@ -719,6 +728,9 @@ export class Controller {
     this.account.code = null;
     await this.newIdentity();
   }
+
+  // (a failure to show the game afterwards is said on its own: the sign-in, sign-out or
+  // deletion did happen)
 
   removePasskey(id) {
     return this.accountStep(async () => {
@@ -765,8 +777,12 @@ export class Controller {
     this.shares.clear();
     this.result = { id: null, board: null, waiting: false };
     this.ui.hint = null;
-    const current = await this.api.currentGame();
-    this.setGame(current || await this.newGame(this.preferences.difficulty() || "peaceful"));
+    try {
+      const current = await this.api.currentGame();
+      this.setGame(current || await this.newGame(this.preferences.difficulty() || "peaceful"));
+    } catch (error) {
+      this.view.announce(this.errorText(error));
+    }
     this.render();
   }
 
