@@ -566,3 +566,26 @@ def test_over_https_the_cookie_is_host_prefixed_and_a_plain_one_is_not_trusted(
         sent = r.headers.get_list("set-cookie")
         assert any(c.startswith(f"{HOST_COOKIE}={token}") for c in sent)  # moved to the prefix
         assert any(c.startswith(f'{COOKIE}=""') or c.startswith(f"{COOKIE}=;") for c in sent)
+
+
+def test_the_api_documents_signing_in_without_a_browser(client: TestClient) -> None:
+    """A script or a terminal signs in with a transfer code and keeps the cookie: /docs says
+    how (the OpenAPI document's description), and every account route is in it."""
+    document = client.get("/openapi.json").json()
+    description = document["info"]["description"]
+    assert "POST /api/account/sign-in/transfer" in description and "cookie" in description
+    paths = set(document["paths"])
+    assert {
+        "/api/account/transfer-codes",
+        "/api/account/sign-in/transfer",
+        "/api/account/passkeys/registration/options",
+        "/api/account/passkeys/registration/verification",
+        "/api/account/passkeys",
+        "/api/account/passkeys/{passkey_id}",
+        "/api/account/sign-in/passkey/options",
+        "/api/account/sign-in/passkey/verification",
+        "/api/account/sessions",
+        "/api/account/sessions/{session_id}",
+        "/api/account/sign-out",
+        "/api/players/me/export",
+    } <= paths
