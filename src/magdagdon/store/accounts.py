@@ -402,9 +402,8 @@ class Accounts(Players):
                 )
 
         # dailies played on both
-        theirs = {
-            (r.daily, r.difficulty): r
-            for r in c.execute(
+        def dailies(player: int) -> Any:
+            return c.execute(
                 select(
                     games.c.id,
                     games.c.daily,
@@ -412,20 +411,12 @@ class Accounts(Players):
                     games.c.status,
                     games.c.score,
                     games.c.finished_at,
-                ).where(games.c.player_id == target, games.c.daily.is_not(None))
+                ).where(games.c.player_id == player, games.c.daily.is_not(None))
             ).all()
-        }
+
+        theirs = {(r.daily, r.difficulty): r for r in dailies(target)}
         clashes: list[DailyClash] = []
-        for mine in c.execute(
-            select(
-                games.c.id,
-                games.c.daily,
-                games.c.difficulty,
-                games.c.status,
-                games.c.score,
-                games.c.finished_at,
-            ).where(games.c.player_id == source, games.c.daily.is_not(None))
-        ).all():
+        for mine in dailies(source):
             other = theirs.get((mine.daily, mine.difficulty))
             if other is None:
                 continue

@@ -9,8 +9,9 @@ a session cookie; send it with every later request (any HTTP client's cookie jar
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 import segno
@@ -33,9 +34,11 @@ from webauthn.helpers import (
 )
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
+    AuthenticationCredential,
     AuthenticatorSelectionCriteria,
     AuthenticatorTransport,
     PublicKeyCredentialDescriptor,
+    RegistrationCredential,
     ResidentKeyRequirement,
     UserVerificationRequirement,
 )
@@ -210,6 +213,21 @@ def _refused(message: str) -> ApiError:
     return ApiError(400, "passkey_refused", message)
 
 
+Credential = TypeVar("Credential", RegistrationCredential, AuthenticationCredential)
+
+
+def _parsed(
+    parse: Callable[[dict[str, Any]], Credential], body: PasskeyCredential
+) -> tuple[Credential, str]:
+    """The browser's answer read by the library, and the challenge it answers (base64url);
+    400 ``passkey_refused`` for anything malformed."""
+    try:
+        credential = parse(body.credential)
+        return credential, _challenge_of(credential.response.client_data_json)
+    except Exception as exc:  # whatever a malformed answer makes the parser raise
+        raise _refused(f"That is not a passkey's answer: {exc}") from None
+
+
 @router.post("/passkeys/registration/options", responses=_TOO_MANY)
 async def registration_options(
     request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
@@ -264,11 +282,7 @@ async def registration_verification(
     """Verify the browser's new passkey and keep its public key: the player becomes an
     account (if it was not one) that signs in with it."""
     rp_id, origin = relying_party(request, settings)
-    try:
-        credential = parse_registration_credential_json(body.credential)
-        challenge = _challenge_of(credential.response.client_data_json)
-    except Exception as exc:  # whatever a malformed answer makes the parser raise
-        raise _refused(f"That is not a passkey's answer: {exc}") from None
+    credential, challenge = _parsed(parse_registration_credential_json, body)
     found, owner = await run_store(store, lambda: store.take_challenge(challenge, "register"))
     if not found or owner != player:
         raise _refused("That passkey answers no question of this device's: try again.")
@@ -387,11 +401,7 @@ async def authentication_verification(
     statistics and streak merged into the account (``merged`` says what happened). (The
     attempt was counted when its options were asked for: each challenge answers once.)"""
     rp_id, origin = relying_party(request, settings)
-    try:
-        credential = parse_authentication_credential_json(body.credential)
-        challenge = _challenge_of(credential.response.client_data_json)
-    except Exception as exc:  # whatever a malformed answer makes the parser raise
-        raise _refused(f"That is not a passkey's answer: {exc}") from None
+    credential, challenge = _parsed(parse_authentication_credential_json, body)
     found, _ = await run_store(store, lambda: store.take_challenge(challenge, "sign-in"))
     if not found:
         raise _refused("That passkey answers no question of this server's: try again.")
