@@ -701,10 +701,13 @@ export class Controller {
     }, { passkey: true });
   }
 
-  makeTransferCode() {
-    return this.accountStep(async () => {
+  async makeTransferCode() {
+    await this.accountStep(async () => {
       this.account.code = await this.api.transferCode();
     });
+    // the code and its QR code where the player looks, on a short phone too
+    const made = this.doc.querySelector("#sheet .transfer-code");
+    if (made) made.scrollIntoView({ block: "nearest", behavior: this.animations ? "smooth" : "auto" });
   }
 
   signInWithPasskey() {
