@@ -18,7 +18,7 @@ from magdagdon.store.models import utcnow
 from magdagdon.web.app import create_app
 from magdagdon.web.deps import COOKIE, HOST_COOKIE, TEST_DATE_HEADER
 
-from ..utils.api import ViewPlayer, act, new_game, play_through, play_to_end, play_turn
+from ..utils.api import Client, ViewPlayer, act, new_game, play_through, play_to_end, play_turn
 from ..utils.authenticator import Authenticator
 
 DAY = "2026-12-05"
@@ -40,25 +40,25 @@ def devices(app: Any) -> Iterator[tuple[TestClient, TestClient]]:
         yield phone, laptop
 
 
-def code_for(client: TestClient) -> str:
+def code_for(client: Client) -> str:
     r = client.post("/api/account/transfer-codes")
     assert r.status_code == 201, r.json()
     return str(r.json()["code"])
 
 
-def sign_in(client: TestClient, code: str) -> Any:
+def sign_in(client: Client, code: str) -> Any:
     r = client.post("/api/account/sign-in/transfer", json={"code": code})
     assert r.status_code == 200, r.json()
     return r.json()
 
 
-def daily(client: TestClient, difficulty: str = "peaceful") -> Any:
+def daily(client: Client, difficulty: str = "peaceful") -> Any:
     r = client.post(f"/api/daily/{difficulty}")
     assert r.status_code == 201, r.json()
     return play_to_end(client, r.json())
 
 
-def game_ids(client: TestClient) -> set[str]:
+def game_ids(client: Client) -> set[str]:
     r = client.get("/api/players/me/export")
     assert r.status_code == 200
     return {g["id"] for g in r.json()["games"]}
@@ -589,3 +589,46 @@ def test_the_api_documents_signing_in_without_a_browser(client: TestClient) -> N
         "/api/account/sign-out",
         "/api/players/me/export",
     } <= paths
+
+
+def test_two_server_processes_racing_a_merge_lose_nothing(database_url: str) -> None:
+    """The same race between two real server processes on one database (PostgreSQL, or an
+    SQLite file): every game once in the account, the device's player gone."""
+    import httpx2
+
+    from ..utils.server import server_process
+
+    with (
+        server_process(database_url) as one,
+        server_process(database_url) as two,
+        httpx2.Client(base_url=one.url) as account,
+        httpx2.Client(base_url=one.url) as device,
+        httpx2.Client(base_url=two.url) as device_again,
+    ):
+        for seed in range(2):
+            play_to_end(device, new_game(device, "peaceful", seed=70 + seed))
+        act(device, new_game(device, "survival", seed=72), {"type": "roll"})
+        play_to_end(account, new_game(account, "nightmare", seed=73))
+        device_again.cookies.set(COOKIE, device.cookies[COOKIE])  # the same browser
+        expected = game_ids(device) | game_ids(account)
+        codes = [code_for(account), code_for(account)]
+        answers: list[int] = []
+        start = threading.Barrier(2)
+
+        def go(client: Client, code: str) -> None:
+            start.wait()
+            r = client.post("/api/account/sign-in/transfer", json={"code": code})
+            answers.append(r.status_code)
+
+        threads = [
+            threading.Thread(target=go, args=(c, code))
+            for c, code in zip((device, device_again), codes, strict=True)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert answers == [200, 200]
+        assert game_ids(account) == game_ids(device) == game_ids(device_again) == expected
+        stats = account.get("/api/players/me/stats").json()
+        assert stats["difficulties"]["peaceful"]["finished"] == 2
