@@ -36,9 +36,10 @@ REVALIDATE = "no-cache"
 LANGUAGES = ("en", "et", "sv")
 """The client's languages, in the order a tie is broken (as ``js/i18n.js`` chooses)."""
 
-_NOT_THE_GAMES = ("js/replay.js", "js/docs.js")
-"""The client's scripts the game's page does not import (the replay viewer, loaded on its own
-page, and the API page's): every other module is preloaded with the page."""
+_NOT_THE_GAMES = ("js/replay.js", "js/docs.js", "js/account.js")
+"""The client's scripts the game's page does not import at first (the replay viewer, loaded on
+its own page, the API page's, and the account screen's, imported when it is first opened):
+every other module is preloaded with the page."""
 
 
 def _etag(body: bytes) -> str:

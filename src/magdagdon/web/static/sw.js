@@ -17,7 +17,7 @@ const LANGUAGE = new URL(self.location.href).searchParams.get("lang") || "en";
 // once the page has loaded it.
 const SHELL = [
   "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg",
-  "/js/account.js", "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
+  "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
   "/js/i18n.js", "/js/input.js", "/js/name.js", "/js/preferences.js", "/js/share.js", "/js/sheets.js",
   "/js/stats.js", "/js/view.js", "/js/walkthrough.js",
   "/i18n/{lang}.json", "/rules/{lang}.txt",

@@ -3,6 +3,7 @@
 // from what the server sent; the passkey ceremonies are the browser's (navigator.credentials),
 // the options and their checks the server's.
 
+import { ApiError } from "./api.js";
 import { button, el, svg } from "./dom.js";
 
 // Whether this browser can make and use passkeys at all.
@@ -193,4 +194,149 @@ export function mergeNotice(t, merged) {
   }
   if (merged.abandoned_game_id) parts.push(t("account_game_abandoned"));
   return parts.join(" ");
+}
+
+// The screen's steps: the requests of the account, what each said, the screen drawn again.
+// controller: the page's (its api, t, dialogs, view, and the account state it draws from).
+export class AccountScreen {
+  constructor(controller) {
+    this.c = controller;
+  }
+
+  get state() {
+    return this.c.account;
+  }
+
+  request(method, path, body) {
+    return this.c.api.request(method, path, body);
+  }
+
+  handle(intent, data) {
+    switch (intent) {
+      case "passkey-register": return this.registerPasskey();
+      case "passkey-sign-in": return this.signInWithPasskey();
+      case "passkey-remove": return this.removePasskey(data.passkey);
+      case "transfer-code": return this.makeTransferCode();
+      case "submit-transfer": return this.signInWithCode(data.code);
+      case "session-end": return this.endSession(data.session);
+      case "sign-out": return this.signOut(false);
+      case "sign-out-everywhere": return this.signOut(true);
+      case "account-delete": return this.deleteMe();
+      default: return undefined;
+    }
+  }
+
+  // The screen's data (what a step just said stays on it).
+  async load() {
+    const state = this.state;
+    this.c.paint();
+    try {
+      state.me = await this.request("GET", "/api/players/me");
+      if (state.me.account) {
+        [state.passkeys, state.sessions] = await Promise.all([
+          this.request("GET", "/api/account/passkeys"), this.request("GET", "/api/account/sessions")]);
+      }
+    } catch (error) {
+      state.error = this.c.errorText(error);
+    }
+    if (this.c.screen === "account") this.c.paint();
+  }
+
+  // One step: its work, then the screen drawn again with what it said (or its error).
+  // passkey: the step asks the browser for a passkey (its own errors are said as such).
+  async step(work, { passkey = false } = {}) {
+    const state = this.state;
+    const t = this.c.t;
+    state.notice = "";
+    state.error = "";
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof ApiError) state.error = this.c.errorText(error);
+      // the person closed the browser's passkey window
+      else if (passkey && error && error.name === "NotAllowedError") state.error = t("account_passkey_cancelled");
+      else if (passkey) state.error = t("account_passkey_failed");
+      else state.error = t("something_wrong");
+    }
+    if (state.notice) this.c.view.announce(state.notice);
+    if (this.c.screen === "account") await this.load();
+  }
+
+  registerPasskey() {
+    return this.step(async () => {
+      const options = await this.request("POST", "/api/account/passkeys/registration/options");
+      const credential = await createPasskey(options);
+      await this.request("POST", "/api/account/passkeys/registration/verification", { credential });
+      this.state.notice = this.c.t("account_passkey_saved");
+    }, { passkey: true });
+  }
+
+  async makeTransferCode() {
+    await this.step(async () => {
+      this.state.code = await this.request("POST", "/api/account/transfer-codes");
+    });
+    // the code and its QR code where the player looks, on a short phone too
+    const made = this.c.doc.querySelector("#sheet .transfer-code");
+    if (made) made.scrollIntoView({ block: "nearest", behavior: this.c.animations ? "smooth" : "auto" });
+  }
+
+  signInWithPasskey() {
+    return this.step(async () => {
+      const credential = await usePasskey(await this.request("POST", "/api/account/sign-in/passkey/options"));
+      await this.signedIn(await this.request("POST", "/api/account/sign-in/passkey/verification", { credential }));
+    }, { passkey: true });
+  }
+
+  signInWithCode(code) {
+    this.state.codeInput = code;
+    return this.step(async () => {
+      await this.signedIn(await this.request("POST", "/api/account/sign-in/transfer", { code }));
+      this.state.codeInput = "";
+      this.state.codeFromLink = false;
+    });
+  }
+
+  // (a failure to show the game afterwards is said on its own: the sign-in did happen)
+  async signedIn(answer) {
+    this.state.notice = mergeNotice(this.c.t, answer.merged);
+    this.state.code = null;
+    await this.c.newIdentity();
+  }
+
+  removePasskey(id) {
+    const t = this.c.t;
+    return this.step(async () => {
+      const last = (this.state.passkeys || []).length <= 1;
+      if (last && !(await this.c.dialogs.ask(t("account_remove_last"), t("account_remove")))) return;
+      await this.request("DELETE", `/api/account/passkeys/${encodeURIComponent(id)}${last ? "?last=true" : ""}`);
+      this.state.notice = t("account_passkey_removed");
+    });
+  }
+
+  endSession(id) {
+    return this.step(async () => {
+      await this.request("DELETE", `/api/account/sessions/${encodeURIComponent(id)}`);
+      this.state.notice = this.c.t("account_device_signed_out");
+    });
+  }
+
+  signOut(everywhere) {
+    return this.step(async () => {
+      await this.request("POST", "/api/account/sign-out", { everywhere });
+      this.state.code = null;
+      this.state.notice = this.c.t(everywhere ? "account_signed_out_everywhere" : "account_signed_out");
+      await this.c.newIdentity();
+    });
+  }
+
+  deleteMe() {
+    const t = this.c.t;
+    return this.step(async () => {
+      if (!(await this.c.dialogs.ask(t("account_delete_confirm"), t("account_delete_yes")))) return;
+      await this.request("DELETE", "/api/players/me");
+      this.state.code = null;
+      this.state.notice = t("account_deleted");
+      await this.c.newIdentity();
+    });
+  }
 }

@@ -116,55 +116,6 @@ export class Api {
     return this.request("GET", "/api/players/me/stats");
   }
 
-  // Accounts: passkeys, transfer codes, sessions, deletion (the answers without a body: null).
-  passkeys() {
-    return this.request("GET", "/api/account/passkeys");
-  }
-
-  sessions() {
-    return this.request("GET", "/api/account/sessions");
-  }
-
-  registrationOptions() {
-    return this.request("POST", "/api/account/passkeys/registration/options");
-  }
-
-  registerPasskey(credential) {
-    return this.request("POST", "/api/account/passkeys/registration/verification", { credential });
-  }
-
-  removePasskey(id, last) {
-    return this.request("DELETE", `/api/account/passkeys/${encodeURIComponent(id)}${last ? "?last=true" : ""}`);
-  }
-
-  signInOptions() {
-    return this.request("POST", "/api/account/sign-in/passkey/options");
-  }
-
-  signInWithPasskey(credential) {
-    return this.request("POST", "/api/account/sign-in/passkey/verification", { credential });
-  }
-
-  transferCode() {
-    return this.request("POST", "/api/account/transfer-codes");
-  }
-
-  signInWithCode(code) {
-    return this.request("POST", "/api/account/sign-in/transfer", { code });
-  }
-
-  endSession(id) {
-    return this.request("DELETE", `/api/account/sessions/${encodeURIComponent(id)}`);
-  }
-
-  signOut(everywhere) {
-    return this.request("POST", "/api/account/sign-out", { everywhere });
-  }
-
-  deleteMe() {
-    return this.request("DELETE", "/api/players/me");
-  }
-
   // A rules screen's text (a file of the page, not the API): a TypeError when there is no
   // network (and the service worker has no copy), an ApiError when the server refuses it.
   async rules(language) {

@@ -2,7 +2,6 @@
 // selected, which sheet is open). Every rule lives on the server; this only asks, and has the
 // view draw the game, the dialogs draw the sheet and questions, and the preferences remember.
 
-import { createPasskey, mergeNotice, passkeysSupported, usePasskey } from "./account.js";
 import { ApiError } from "./api.js";
 import { loadCatalog, translatePage } from "./i18n.js";
 import { share, shareText } from "./share.js";
@@ -41,7 +40,8 @@ export class Controller {
       history.replaceState(history.state, "", `${address.pathname}${address.search}${address.hash}`);
     }
     // the account screen's state; a transfer code's QR code opens it with the code filled in
-    this.account = { me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: passkeysSupported() };
+    // (view and screen: account.js and its AccountScreen, once the screen has been opened)
+    this.account = { view: null, screen: null, me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: false };
     if (address.hash.startsWith("#transfer=")) {
       history.replaceState(history.state, "", `${address.pathname}${address.search}`); // once
       let code = address.hash.slice("#transfer=".length);
@@ -250,15 +250,9 @@ export class Controller {
       case "leaderboard": return this.openLeaderboard(data.date, data.difficulty);
       case "stats-difficulty": this.stats.difficulty = data.difficulty; return this.paint();
       case "share": return this.shareGame(data.game);
-      case "passkey-register": return this.registerPasskey();
-      case "passkey-sign-in": return this.signInWithPasskey();
-      case "passkey-remove": return this.removePasskey(data.passkey);
-      case "transfer-code": return this.makeTransferCode();
-      case "submit-transfer": return this.signInWithCode(data.code);
-      case "session-end": return this.endSession(data.session);
-      case "sign-out": return this.signOut(false);
-      case "sign-out-everywhere": return this.signOut(true);
-      case "account-delete": return this.deleteMe();
+      case "passkey-register": case "passkey-sign-in": case "passkey-remove": case "transfer-code":
+      case "submit-transfer": case "session-end": case "sign-out": case "sign-out-everywhere":
+      case "account-delete": return this.accountIntent(intent, data);
     }
     if (!game) return;
     switch (intent) {
@@ -657,117 +651,37 @@ export class Controller {
     return entry.promise;
   }
 
-  // --- the account screen ---------------------------------------------------------------
+  // --- the account screen (account.js, imported when it is first opened) ---------------
 
-  // The account screen's data (what a step just said stays on it).
+  async accountScreen() {
+    const account = this.account;
+    if (!account.screen) {
+      const module = await import("./account.js");
+      account.view = module;
+      account.supported = module.passkeysSupported();
+      account.screen = new module.AccountScreen(this);
+    }
+    return account.screen;
+  }
+
+  // The account screen drawn with its data; an intent of it (its module loaded first).
   async loadAccount() {
-    const account = this.account;
-    this.paint();
     try {
-      account.me = await this.api.me();
-      if (account.me.account) {
-        [account.passkeys, account.sessions] = await Promise.all([this.api.passkeys(), this.api.sessions()]);
-      }
+      await this.accountScreen();
     } catch (error) {
-      account.error = this.errorText(error);
+      this.account.error = this.errorText(error); // (no network for the module)
+      return this.paint();
     }
-    if (this.screen === "account") this.paint();
+    return this.account.screen.load();
   }
 
-  // One account step: its work, then the screen drawn again with what it said (or its error).
-  // passkey: the step asks the browser for a passkey (its own errors are said as such).
-  async accountStep(work, { passkey = false } = {}) {
-    const account = this.account;
-    account.notice = "";
-    account.error = "";
+  async accountIntent(intent, data) {
     try {
-      await work();
+      await this.accountScreen();
     } catch (error) {
-      if (error instanceof ApiError) account.error = this.errorText(error);
-      // the person closed the browser's passkey window
-      else if (passkey && error && error.name === "NotAllowedError") account.error = this.t("account_passkey_cancelled");
-      else if (passkey) account.error = this.t("account_passkey_failed");
-      else account.error = this.t("something_wrong");
+      return this.view.announce(this.errorText(error));
     }
-    if (account.notice) this.view.announce(account.notice);
-    if (this.screen === "account") await this.loadAccount();
-  }
-
-  registerPasskey() {
-    return this.accountStep(async () => {
-      const credential = await createPasskey(await this.api.registrationOptions());
-      await this.api.registerPasskey(credential);
-      this.account.notice = this.t("account_passkey_saved");
-    }, { passkey: true });
-  }
-
-  async makeTransferCode() {
-    await this.accountStep(async () => {
-      this.account.code = await this.api.transferCode();
-    });
-    // the code and its QR code where the player looks, on a short phone too
-    const made = this.doc.querySelector("#sheet .transfer-code");
-    if (made) made.scrollIntoView({ block: "nearest", behavior: this.animations ? "smooth" : "auto" });
-  }
-
-  signInWithPasskey() {
-    return this.accountStep(async () => {
-      const credential = await usePasskey(await this.api.signInOptions());
-      await this.signedIn(await this.api.signInWithPasskey(credential));
-    }, { passkey: true });
-  }
-
-  signInWithCode(code) {
-    this.account.codeInput = code;
-    return this.accountStep(async () => {
-      await this.signedIn(await this.api.signInWithCode(code));
-      this.account.codeInput = "";
-      this.account.codeFromLink = false;
-    });
-  }
-
-  async signedIn(answer) {
-    this.account.notice = mergeNotice(this.t, answer.merged);
-    this.account.code = null;
-    await this.newIdentity();
-  }
-
-  // (a failure to show the game afterwards is said on its own: the sign-in, sign-out or
-  // deletion did happen)
-
-  removePasskey(id) {
-    return this.accountStep(async () => {
-      const last = (this.account.passkeys || []).length <= 1;
-      if (last && !(await this.dialogs.ask(this.t("account_remove_last"), this.t("account_remove")))) return;
-      await this.api.removePasskey(id, last);
-      this.account.notice = this.t("account_passkey_removed");
-    });
-  }
-
-  endSession(id) {
-    return this.accountStep(async () => {
-      await this.api.endSession(id);
-      this.account.notice = this.t("account_device_signed_out");
-    });
-  }
-
-  signOut(everywhere) {
-    return this.accountStep(async () => {
-      await this.api.signOut(everywhere);
-      this.account.code = null;
-      this.account.notice = this.t(everywhere ? "account_signed_out_everywhere" : "account_signed_out");
-      await this.newIdentity();
-    });
-  }
-
-  deleteMe() {
-    return this.accountStep(async () => {
-      if (!(await this.dialogs.ask(this.t("account_delete_confirm"), this.t("account_delete_yes")))) return;
-      await this.api.deleteMe();
-      this.account.code = null;
-      this.account.notice = this.t("account_deleted");
-      await this.newIdentity();
-    });
+    return this.account.screen.handle(intent, data);
   }
 
   // This device is somebody else now (signed in, signed out, deleted): what was shown of the

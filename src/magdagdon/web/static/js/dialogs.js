@@ -5,8 +5,8 @@
 // closes them on Escape and gives focus back to what had it before. Which screen is open is the
 // controller's state; this only paints the dialogs and reports that the sheet closed.
 
-import { accountSheet } from "./account.js";
 import { dailySheet, leaderboardSheet } from "./daily.js";
+import { el } from "./dom.js";
 import * as sheets from "./sheets.js";
 import { statsSheet } from "./stats.js";
 
@@ -22,7 +22,9 @@ const SCREENS = {
   leaderboard: ({ t, leaderboard, daily }) => leaderboardSheet(t, { ...leaderboard, today: daily.info ? daily.info.date : null }),
   stats: ({ t, stats }) => statsSheet(t, stats),
   review: ({ t, reviewed }) => sheets.review(t, reviewed),
-  account: ({ t, account }) => accountSheet(t, account),
+  // (account.js is imported when the screen is first opened: account.view until then null)
+  account: ({ t, account }) => (account.view ? account.view.accountSheet(t, account) : [t("title_account"),
+    account.error ? el("p", { class: "error-text", role: "alert", text: account.error }) : el("p", { text: t("loading") })]),
 };
 
 export class Dialogs {
