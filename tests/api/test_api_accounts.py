@@ -200,9 +200,24 @@ def test_sessions_are_listed_ended_one_by_one_or_everywhere(
     assert phone.delete(f"/api/account/sessions/{laptop_session['id']}").status_code == 204
     assert laptop.get("/api/players/me").json()["account"] is False  # a stranger now
     assert phone.delete(f"/api/account/sessions/{laptop_session['id']}").status_code == 404
+    # the last device of an account without a passkey: no way back, so not signed out
+    for r in (
+        phone.post("/api/account/sign-out"),
+        phone.post("/api/account/sign-out", json={"everywhere": True}),
+        phone.delete(f"/api/account/sessions/{next(s['id'] for s in listed if s['current'])}"),
+    ):
+        assert r.status_code == 409 and r.json()["error"]["code"] == "no_way_back"
+    assert phone.get("/api/players/me").json()["account"] is True
     laptop.cookies.clear()
     sign_in(laptop, code_for(phone))
-    assert phone.post("/api/account/sign-out", json={"everywhere": True}).status_code == 204
+    assert phone.post("/api/account/sign-out").status_code == 204  # the laptop stays
+    assert laptop.post("/api/account/sign-out").status_code == 409  # now the last one
+    key = Authenticator("http://testserver")
+    options = laptop.post("/api/account/passkeys/registration/options").json()
+    laptop.post(
+        "/api/account/passkeys/registration/verification", json={"credential": key.create(options)}
+    )
+    assert laptop.post("/api/account/sign-out", json={"everywhere": True}).status_code == 204
     assert phone.get("/api/players/me").json()["account"] is False
     assert laptop.get("/api/players/me").json()["account"] is False
 

@@ -121,7 +121,8 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     other.goto(f"{live_server}/#transfer={code.inner_text()}")
     expect(other.locator("#transfer-input")).to_have_value(code.inner_text())
     assert "#transfer" not in other.url  # the code leaves the address (and its history)
-    expect(other.locator("#sheet .note.warning")).to_contain_text("only if you made it yourself")
+    expect(other.locator("#sheet .note.warning")).to_contain_text("Use only a code you made")
+    expect(other.locator("#transfer-submit")).to_be_focused()  # SIGN IN, not SAVE, comes first
     other.locator("#sheet [data-form='transfer'] button[type='submit']").click()
     expect(other.locator("#sheet .account-notice")).to_have_text(
         "Signed in. 1 game from this browser joined your account."  # the one its page began
@@ -138,9 +139,11 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     open_menu_item(late, "account")
     late.fill("#transfer-input", code.inner_text().lower().replace("-", " "))  # as typed
     late.keyboard.press("Enter")
-    expect(late.locator("#sheet [role='alert']")).to_have_text(
+    expect(late.locator("#transfer-error")).to_have_text(
         "That code is wrong, used or expired: make a new one."
-    )
+    )  # under its field, which keeps the focus
+    expect(late.locator("#transfer-input")).to_be_focused()
+    assert late.locator("#transfer-input").get_attribute("aria-invalid") == "true"
     for context in (phone, tablet, third):
         context.close()
 
@@ -177,13 +180,25 @@ def test_an_anonymous_daily_is_shown_apart_from_the_ranked(browser: Any, tmp_pat
         context.close()
 
 
+def no_words_spill(page: Any, width: int) -> None:
+    """Every button of the sheet 44 px or more, on the screen, its words inside it."""
+    for node in page.locator("#sheet .button").all():
+        box = node.bounding_box()
+        assert box is None or (box["width"] >= 44 and box["height"] >= 44), node.inner_text()
+        if box is not None:
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, node.inner_text()
+        spill = node.evaluate("n => n.scrollWidth > n.clientWidth + 1")
+        assert not spill, node.inner_text()
+
+
 CASES = {
+    "en-small": ("en-US", {"width": 360, "height": 640}, "light"),
     "et-phone-dark": ("et-EE", {"width": 375, "height": 667}, "dark"),
     "sv-phone": ("sv-SE", {"width": 375, "height": 667}, "light"),
     "sv-small-dark": ("sv-SE", {"width": 360, "height": 640}, "dark"),
     "et-small": ("et-EE", {"width": 360, "height": 640}, "light"),
 }
-TITLE = {"et": "Konto", "sv": "Konto"}
+TITLE = {"en": "Account", "et": "Konto", "sv": "Konto"}
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -197,17 +212,12 @@ def test_the_account_screen_in_every_language(browser: Any, live_server: str, ca
     expect(page.locator("#sheet-title")).to_have_text(TITLE[locale[:2]])
     widths = page.evaluate("document.documentElement.scrollWidth")
     assert widths <= viewport["width"]
+    no_words_spill(page, viewport["width"])
     screenshot(page, f"account-anonymous-{case}")
     page.locator("#sheet [data-intent='transfer-code']").click()
     expect(page.locator("#sheet .transfer-code .code [aria-hidden='true']")).to_be_visible()
     expect(page.locator("#sheet [data-intent='sign-out']")).to_be_visible()
-    for node in page.locator("#sheet .button").all():
-        box = node.bounding_box()
-        assert box is None or (box["width"] >= 44 and box["height"] >= 44), node.inner_text()
-        if box is not None:
-            assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], node.inner_text()
-        spill = node.evaluate("n => n.scrollWidth > n.clientWidth + 1")
-        assert not spill, node.inner_text()
+    no_words_spill(page, viewport["width"])
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     screenshot(page, f"account-saved-{case}")
     assert serious_violations(page) == []

@@ -98,7 +98,9 @@ def test_buttons_in_capitals_and_titles_in_sentence_case(
         page.locator(ready).first.wait_for()
         check_words(page, screen)
     page.click("#sheet [data-intent='leaderboard']")  # ALL LEADERBOARDS
-    page.locator("#sheet-body .daily-facts, #sheet-body .error-text").first.wait_for()
+    page.locator(
+        "#sheet-body .daily-facts, #sheet-body .daily-nobody, #sheet-body .error-text"
+    ).first.wait_for()
     check_words(page, "leaderboard")
     look(page, f"words-daily-leaderboard-{language}")
 

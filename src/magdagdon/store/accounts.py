@@ -431,7 +431,7 @@ class Accounts(Players):
             )
         # two regular games in progress: the one played last goes on
         active = c.execute(
-            select(games.c.id, games.c.player_id)
+            select(games.c.id, games.c.player_id, games.c.action_count)
             .where(
                 games.c.player_id.in_([source, target]),
                 games.c.status == GameStatus.ACTIVE,
@@ -442,7 +442,8 @@ class Accounts(Players):
         abandoned = None
         if len(active) > 1:
             for record in active[1:]:
-                abandoned = record.id
+                if record.action_count:  # (one never played is not worth a word)
+                    abandoned = record.id
                 c.execute(
                     update(games)
                     .where(games.c.id == record.id)
@@ -493,6 +494,22 @@ class Accounts(Players):
             SessionRow(r.id, r.method, r.label, aware(r.created_at), aware(r.last_used_at))
             for r in rows
         ]
+
+    def a_way_back(self, player_id: int, ending: list[str] | None) -> bool:
+        """Whether the account could still sign in with the sessions ``ending`` ended (None:
+        all of them): it has a passkey, or another of its sessions stays signed in (which can
+        make a transfer code)."""
+        with self.db.transaction() as c:
+            if c.scalar(select(passkeys.c.id).where(passkeys.c.player_id == player_id).limit(1)):
+                return True
+            if ending is None:
+                return False
+            staying = c.scalar(
+                select(sessions.c.id)
+                .where(sessions.c.player_id == player_id, sessions.c.id.not_in(ending))
+                .limit(1)
+            )
+        return staying is not None
 
     def end_sessions(self, player_id: int, session_ids: list[str] | None) -> list[str]:
         """End some of the player's sessions (None: all of them); the ids ended. An id that is

@@ -452,6 +452,10 @@ async def list_sessions(
     ]
 
 
+_NO_WAY_BACK = (
+    "Then nothing could sign in to this account again: add a passkey first, or sign in on "
+    "another device with a transfer code first."
+)
 _ANONYMOUS_SIGN_OUT = (
     "An anonymous player who signs out cannot come back: save your games with a passkey or a "
     "transfer code first (or delete them under My data)."
@@ -463,7 +467,11 @@ _ANONYMOUS_SIGN_OUT = (
     status_code=status.HTTP_204_NO_CONTENT,
     responses={
         404: {"model": ErrorResponse, "description": "No such session of this player."},
-        409: {"model": ErrorResponse, "description": "not_an_account: " + _ANONYMOUS_SIGN_OUT},
+        409: {
+            "model": ErrorResponse,
+            "description": "not_an_account: " + _ANONYMOUS_SIGN_OUT + " no_way_back: the "
+            "account's last session, and it has no passkey.",
+        },
     },
 )
 async def end_session(
@@ -479,6 +487,8 @@ async def end_session(
     own = mine is not None and mine.session_id == session_id
     if own and not await run_store(store, lambda: store.is_account(player)):
         raise ApiError(409, "not_an_account", _ANONYMOUS_SIGN_OUT)
+    if not await run_store(store, lambda: store.a_way_back(player, [session_id])):
+        raise ApiError(409, "no_way_back", _NO_WAY_BACK)
     ended = await run_store(store, lambda: store.end_sessions(player, [session_id]))
     if not ended:
         raise ApiError(404, "session_not_found", "This player has no such session.")
@@ -491,7 +501,11 @@ async def end_session(
     "/sign-out",
     status_code=status.HTTP_204_NO_CONTENT,
     responses={
-        409: {"model": ErrorResponse, "description": "not_an_account: " + _ANONYMOUS_SIGN_OUT}
+        409: {
+            "model": ErrorResponse,
+            "description": "not_an_account: " + _ANONYMOUS_SIGN_OUT + " no_way_back: no "
+            "passkey, and no other device would stay signed in.",
+        }
     },
 )
 async def sign_out(
@@ -508,6 +522,8 @@ async def sign_out(
     mine = await known_session(request, store, settings)
     everywhere = body is not None and body.everywhere
     chosen = None if everywhere else [mine.session_id] if mine is not None else []
+    if not await run_store(store, lambda: store.a_way_back(player, chosen)):
+        raise ApiError(409, "no_way_back", _NO_WAY_BACK)
     await run_store(store, lambda: store.end_sessions(player, chosen))
     set_session_cookie(request, settings, None)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -4,7 +4,9 @@
 // the options and their checks the server's.
 
 import { ApiError } from "./api.js";
+import { dayText } from "./daily.js";
 import { button, el, svg } from "./dom.js";
+import { DIFFICULTY_NAMES } from "./view.js";
 
 // Whether this browser can make and use passkeys at all.
 export function passkeysSupported() {
@@ -92,7 +94,7 @@ function dataPart(t) {
   return [
     el("h3", { text: t("account_my_data") }),
     el("p", { class: "note", text: t("account_data_note") }),
-    el("div", { class: "actions" },
+    el("div", { class: "actions account-actions" },
       el("a", { class: "button", href: "/api/players/me/export", download: "magdagdon-export.json", text: t("account_download") }),
       button("account-delete", t("account_delete"), { className: "button delete" })),
   ];
@@ -110,23 +112,25 @@ function codePart(t, code) {
     el("p", { class: "note", text: t("account_code_note", { time: until }) }));
 }
 
-function signInPart(t, { codeInput, codeFromLink, supported }) {
+function signInPart(t, { codeInput, codeFromLink, codeError, supported }) {
   const warned = Boolean(codeFromLink && codeInput);
+  const described = [warned ? "transfer-warning" : null, codeError ? "transfer-error" : null].filter(Boolean);
   const input = el("input", {
     id: "transfer-input", name: "code", value: codeInput || "", autocomplete: "one-time-code",
     autocapitalize: "characters", spellcheck: false, maxLength: 32, required: true,
-    ...(warned ? { "aria-describedby": "transfer-warning" } : {}),
+    ...(described.length ? { "aria-describedby": described.join(" ") } : {}),
+    ...(codeError ? { "aria-invalid": "true" } : {}),
   });
   return [
     el("h3", { text: t("account_sign_in_title") }),
     el("p", { class: "note", text: t("account_sign_in_note") }),
-    supported ? el("div", { class: "actions" }, button("passkey-sign-in", t("account_passkey_sign_in"))) : null,
-    // a code that came in the address may be somebody else's: signing in would give them
-    // this browser's games
+    // a code that came in the address: the account it opens gets this browser's games
     warned ? el("p", { class: "note warning", id: "transfer-warning", text: t("account_code_from_link") }) : null,
     el("form", { class: "row", "data-form": "transfer" },
       el("div", { class: "field" }, el("label", { for: "transfer-input", text: t("account_code_label") }), input),
-      el("button", { type: "submit", class: "button", text: t("account_sign_in") })),
+      el("button", { type: "submit", class: "button", id: "transfer-submit", text: t("account_sign_in") })),
+    codeError ? el("p", { class: "error-text", id: "transfer-error", role: "alert", text: codeError }) : null,
+    supported ? el("div", { class: "actions account-actions" }, button("passkey-sign-in", t("account_passkey_sign_in"))) : null,
   ];
 }
 
@@ -135,23 +139,27 @@ function signInPart(t, { codeInput, codeFromLink, supported }) {
 export function accountSheet(t, state) {
   const { me, passkeys, sessions, code, notice, error, supported } = state;
   const title = t("title_account");
+  // (said by the page's live region when it happens: not announced twice)
+  const said = Array.isArray(notice) ? notice : notice ? [notice] : [];
   const messages = [
-    // (said by the page's live region when it happens: not announced twice)
-    notice ? el("p", { class: "share-note account-notice", text: notice }) : null,
+    said.length > 1 ? el("ul", { class: "account-notice" }, ...said.map((line) => el("li", { text: line })))
+      : said.length ? el("p", { class: "account-notice", text: said[0] }) : null,
     error ? el("p", { class: "error-text", role: "alert", text: error }) : null,
   ];
   if (!me) return [title, ...messages, el("p", { text: t("loading") })];
   if (!me.account) {
-    return [title, ...messages,
+    const save = [
       el("p", { text: t("account_intro") }),
-      el("div", { class: "actions" },
+      el("div", { class: "actions account-actions" },
         supported ? button("passkey-register", t("account_save_passkey"), { className: "button primary wide" }) : null,
         button("transfer-code", t("account_show_code"))),
       supported ? null : el("p", { class: "note", text: t("account_no_passkeys") }),
       codePart(t, code),
-      ...signInPart(t, state),
-      ...dataPart(t),
     ];
+    // come with a code (its QR code, its link): signing in with it first, saving after
+    const signIn = signInPart(t, state);
+    const first = state.codeFromLink && state.codeInput ? [...signIn, ...save] : [...save, ...signIn];
+    return [title, ...messages, ...first, ...dataPart(t)];
   }
   const keys = passkeys === null ? el("p", { text: t("loading") }) : passkeys.length
     ? el("ul", { class: "account-list" }, ...passkeys.map((p) => el("li", {},
@@ -160,11 +168,13 @@ export function accountSheet(t, state) {
         el("span", { class: "note", text: t("account_made", { date: when(t, p.created_at) }) + (p.last_used_at ? ` · ${t("account_used", { date: when(t, p.last_used_at) })}` : "") })),
       button("passkey-remove", t("account_remove"), { className: "button small", "data-passkey": p.id, "aria-label": `${t("account_remove")}: ${p.label || t("account_passkey")}` }))))
     : el("p", { class: "note", text: t("account_no_passkey_yet") });
-  const devices = sessions === null ? el("p", { text: t("loading") })
-    : el("ul", { class: "account-list" }, ...sessions.map((s) => el("li", { class: s.current ? "current" : "" },
+  // this device first, then the others, the one used last first
+  const ordered = sessions === null ? null : [...sessions.filter((s) => s.current), ...sessions.filter((s) => !s.current)];
+  const devices = ordered === null ? el("p", { text: t("loading") })
+    : el("ul", { class: "account-list" }, ...ordered.map((s) => el("li", { class: s.current ? "current" : "" },
       el("div", {},
         el("strong", { text: `${s.label || t("account_device")}${s.current ? ` (${t("account_this_device")})` : ""}` }),
-        el("span", { class: "note", text: t("account_last_used", { date: when(t, s.last_used_at) }) })),
+        el("span", { class: "note", text: `${t("account_signed_in_at", { date: when(t, s.created_at) })} · ${t("account_last_used", { date: when(t, s.last_used_at) })}` })),
       s.current ? null : button("session-end", t("account_sign_out_device"), {
         className: "button small", "data-session": s.id, "aria-label": `${t("account_sign_out_device")}: ${s.label || t("account_device")}`,
       }))));
@@ -172,28 +182,32 @@ export function accountSheet(t, state) {
     el("p", { text: t("account_saved") }),
     el("h3", { text: t("account_passkeys") }),
     keys,
-    supported ? el("div", { class: "actions" }, button("passkey-register", t("account_add_passkey"))) : null,
+    supported ? el("div", { class: "actions account-actions" }, button("passkey-register", t("account_add_passkey"))) : null,
     el("h3", { text: t("account_other_device") }),
     el("p", { class: "note", text: t("account_other_device_note") }),
-    el("div", { class: "actions" }, button("transfer-code", t("account_show_code"))),
+    el("div", { class: "actions account-actions" }, button("transfer-code", t("account_show_code"))),
     codePart(t, code),
     el("h3", { text: t("account_devices") }),
     devices,
-    el("div", { class: "actions" },
+    el("div", { class: "actions account-actions sign-outs" },
       button("sign-out", t("account_sign_out")),
       button("sign-out-everywhere", t("account_sign_out_everywhere"))),
     ...dataPart(t),
   ];
 }
 
-// What a sign-in brought over, in words: the games moved, each daily played on both devices.
+// What a sign-in brought over, in words (a line each): the games moved, each daily played on
+// both devices with the score kept and the one dropped, a game in progress given up.
 export function mergeNotice(t, merged) {
-  const parts = [t("account_signed_in", { n: merged.games })];
+  const score = (n) => (n === null || n === undefined ? "–" : t.number(n));
+  const lines = [t("account_signed_in", { n: merged.games })];
   for (const d of merged.dailies) {
-    parts.push(t("account_daily_clash", { date: d.date, score: d.kept_score ?? "–" }));
+    lines.push(t("account_daily_clash", {
+      date: dayText(t, d.date), difficulty: DIFFICULTY_NAMES[d.difficulty], kept: score(d.kept_score), dropped: score(d.dropped_score),
+    }));
   }
-  if (merged.abandoned_game_id) parts.push(t("account_game_abandoned"));
-  return parts.join(" ");
+  if (merged.abandoned_game_id) lines.push(t("account_game_abandoned"));
+  return lines;
 }
 
 // The screen's steps: the requests of the account, what each said, the screen drawn again.
@@ -232,6 +246,7 @@ export class AccountScreen {
     this.c.paint();
     try {
       state.me = await this.request("GET", "/api/players/me");
+      this.c.preferences.setSignedIn(state.me.account);
       if (state.me.account) {
         [state.passkeys, state.sessions] = await Promise.all([
           this.request("GET", "/api/account/passkeys"), this.request("GET", "/api/account/sessions")]);
@@ -239,7 +254,16 @@ export class AccountScreen {
     } catch (error) {
       state.error = this.c.errorText(error);
     }
-    if (this.c.screen === "account") this.c.paint();
+    if (this.c.screen !== "account") return;
+    this.c.paint();
+    if (state.focusCode) { // come with a code: its SIGN IN where the eye and the keyboard are
+      state.focusCode = false;
+      const submit = this.c.doc.getElementById("transfer-submit");
+      if (submit) {
+        submit.focus();
+        submit.scrollIntoView({ block: "nearest" });
+      }
+    }
   }
 
   // One step: its work, then the screen drawn again with what it said (or its error).
@@ -258,7 +282,7 @@ export class AccountScreen {
       else if (passkey) state.error = t("account_passkey_failed");
       else state.error = t("something_wrong");
     }
-    if (state.notice) this.c.view.announce(state.notice);
+    if (state.notice) this.c.view.announce([state.notice].flat().join(" "));
     if (this.c.screen === "account") await this.load();
   }
 
@@ -287,13 +311,23 @@ export class AccountScreen {
     }, { passkey: true });
   }
 
-  signInWithCode(code) {
-    this.state.codeInput = code;
-    return this.step(async () => {
-      await this.signedIn(await this.request("POST", "/api/account/sign-in/transfer", { code }));
-      this.state.codeInput = "";
-      this.state.codeFromLink = false;
+  // (a refused code is said under its field, which keeps the focus)
+  async signInWithCode(code) {
+    const state = this.state;
+    state.codeInput = code;
+    state.codeError = "";
+    await this.step(async () => {
+      try {
+        await this.signedIn(await this.request("POST", "/api/account/sign-in/transfer", { code }));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        state.codeError = this.c.errorText(error);
+        return;
+      }
+      state.codeInput = "";
+      state.codeFromLink = false;
     });
+    if (state.codeError) this.c.doc.getElementById("transfer-input")?.focus();
   }
 
   // (a failure to show the game afterwards is said on its own: the sign-in did happen)
@@ -321,8 +355,11 @@ export class AccountScreen {
   }
 
   signOut(everywhere) {
+    const t = this.c.t;
     return this.step(async () => {
+      if (everywhere && !(await this.c.dialogs.ask(t("account_sign_out_everywhere_confirm"), t("account_sign_out_everywhere")))) return;
       await this.request("POST", "/api/account/sign-out", { everywhere });
+      this.c.preferences.setSignedIn(false);
       this.state.code = null;
       this.state.notice = this.c.t(everywhere ? "account_signed_out_everywhere" : "account_signed_out");
       await this.c.newIdentity();
@@ -334,6 +371,7 @@ export class AccountScreen {
     return this.step(async () => {
       if (!(await this.c.dialogs.ask(t("account_delete_confirm"), t("account_delete_yes")))) return;
       await this.request("DELETE", "/api/players/me");
+      this.c.preferences.setSignedIn(false);
       this.state.code = null;
       this.state.notice = t("account_deleted");
       await this.c.newIdentity();

@@ -52,6 +52,7 @@ export class Controller {
       }
       this.account.codeInput = code.slice(0, 32);
       this.account.codeFromLink = true;
+      this.account.focusCode = true;
       this.pendingScreen = "account";
     }
     this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
@@ -105,6 +106,19 @@ export class Controller {
       if (remembered && remembered.phase === "over" && !remembered.daily) this.setGame(remembered);
       else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
+    await this.signedOutElsewhere();
+  }
+
+  // This browser was signed in to an account and is not any more (signed out from another
+  // device, or its session ended unused): said, with the way back. (One request, only for a
+  // browser that was signed in.)
+  async signedOutElsewhere() {
+    if (!this.preferences.signedIn()) return;
+    const me = await this.api.me().catch(() => null);
+    if (!me || me.account) return;
+    this.preferences.setSignedIn(false);
+    this.account.pendingNotice = this.t("account_was_signed_out");
+    if (!this.screen) await this.open("account");
   }
 
   // A daily whose day ended before it was finished: today's dailies open with a note that says
@@ -543,6 +557,7 @@ export class Controller {
       if (this.leaderboard.date === date && this.leaderboard.difficulty === difficulty) this.leaderboard.data = data;
       if (!this.leaderboard.nameError) this.leaderboard.name = me.name;
       this.leaderboard.nameMax = me.name_max;
+      this.leaderboard.account = me.account;
     } catch (error) {
       this.leaderboard.error = this.errorText(error);
     }
@@ -711,7 +726,9 @@ export class Controller {
     this.screen = screen;
     if (screen === "daily") return this.loadDaily();
     if (screen === "account") {
-      this.account.notice = this.account.error = "";
+      this.account.notice = this.account.pendingNotice || "";
+      this.account.pendingNotice = "";
+      this.account.error = this.account.codeError = "";
       return this.loadAccount();
     }
     if (screen === "leaderboard") return this.loadLeaderboard();

@@ -75,16 +75,18 @@ function standing(t, me, players) {
   return `${t("daily_rank", { rank: me.rank, players })} · ${t("daily_percentile", { percentile: Math.round(me.percentile) })}`;
 }
 
-// Under an unranked standing: why, and the way to be ranked from the next daily on.
-function unrankedNote(t, me) {
+// Under an unranked standing: why, and the way to be ranked from the next daily on (account:
+// the player has saved their games since: this daily was played before).
+function unrankedNote(t, me, account = false) {
   if (!me || me.ranked !== false) return null;
+  if (account) return el("p", { class: "note unranked", text: t("daily_unranked_saved") });
   return el("div", { class: "unranked" },
     el("p", { class: "note", text: t("daily_unranked_note") }),
     button("open", t("account_save_games"), { "data-screen": "account" }));
 }
 
 // today: the server's today once known (the next day's button stops there)
-export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, nameMax = null, nameError = "" }) {
+export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, nameMax = null, nameError = "", account = false }) {
   const title = t("title_leaderboard");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
@@ -96,10 +98,11 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     button("leaderboard", `${t("next_day")} ▸`, { "data-date": shift(1), "data-difficulty": difficulty, "data-focus": "next-day", disabled: Boolean(today) && date >= today }));
   if (error) return [title, tabs, el("p", { class: "error-text", role: "alert", text: error }), days];
   if (!data) return [title, tabs, el("p", { text: t("loading") })];
-  const facts = [t(data.accounts_only ? "daily_ranked_players" : "daily_players", { n: data.players })];
+  // (no "0 players finished" above "nobody has finished yet")
+  const facts = data.rows.length ? [t(data.accounts_only ? "daily_ranked_players" : "daily_players", { n: data.players })] : [];
   if (data.par !== null && data.par !== undefined) facts.push(t("daily_coach_par", { par: t.number(data.par) }));
   let table;
-  if (!data.rows.length) table = el("p", { text: t(data.accounts_only ? "daily_nobody_ranked" : "daily_nobody") });
+  if (!data.rows.length) table = el("p", { class: "daily-nobody", text: t(data.accounts_only ? "daily_nobody_ranked" : "daily_nobody") });
   else {
     const head = el("tr", {}, ...["#", t("name"), t("score"), t("turns"), t("powers"), t("hints"), t("watch")].map(
       (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 ? "n" : "" })));
@@ -124,11 +127,11 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
   return [title,
     dayLine(t, data.number, data.date),
     tabs,
-    el("p", { class: "daily-facts", text: facts.join(" · ") }),
+    facts.length ? el("p", { class: "daily-facts", text: facts.join(" · ") }) : null,
     table,
-    data.me && !mine ? el("p", { class: "daily-me", text: `${t("daily_you")}: ${t.number(data.me.score)} · ${standing(t, data.me, data.players)}` }) : null,
+    data.me && !mine ? el("p", { class: "daily-me", text: `${t("daily_your_score", { score: t.number(data.me.score) })} · ${standing(t, data.me, data.players)}` }) : null,
     data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
-    unrankedNote(t, data.me),
+    unrankedNote(t, data.me, account),
     data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
     data.seed ? el("p", { class: "note daily-seed", text: t("daily_seed", { seed: data.seed }) }) : null,
     days,

@@ -10,6 +10,7 @@ const DIFFICULTY_KEY = "magdagdon.difficulty";
 const LAST_GAME_KEY = "magdagdon.lastGame";
 const TOUR_KEY = "magdagdon.tourSeen";
 const CLOSED_RESULTS_KEY = "magdagdon.closedResults";
+const SIGNED_IN_KEY = "magdagdon.signedIn";
 const CLOSED_RESULTS_KEPT = 20; // the most recent; a reload shows only the last game anyway
 
 export class Preferences {
@@ -37,6 +38,17 @@ export class Preferences {
 
   difficulty() {
     return this.storage.getItem(DIFFICULTY_KEY);
+  }
+
+  // whether this browser was signed in to an account when it last looked (a device signed out
+  // from another one is then told so)
+  signedIn() {
+    return this.storage.getItem(SIGNED_IN_KEY) === "1";
+  }
+
+  setSignedIn(on) {
+    if (on) this.storage.setItem(SIGNED_IN_KEY, "1");
+    else this.storage.removeItem(SIGNED_IN_KEY);
   }
 
   // whether the guided first game was shown (or skipped) in this browser
