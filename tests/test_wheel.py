@@ -114,6 +114,8 @@ def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> No
     with zipfile.ZipFile(installed.wheel) as wheel:
         carried = set(wheel.namelist())
     assert "magdagdon/ai/weights.json" in sources
+    assert "magdagdon/ai/networks/nightmare.nt" in sources
+    assert "magdagdon/ai/networks/networks.json" in sources
     assert sources - carried == set()
 
 
@@ -169,3 +171,34 @@ def test_the_installed_package_simulates_with_the_strong_player(installed: Insta
     done = installed.run("simulate", "--bot", "strong", "--games", "2", "--json")
     assert done.returncode == 0, done.stderr
     assert '"games": 2' in done.stdout
+
+
+HINT_WITH_NETWORKS = """
+from magdagdon.ai import coach
+from magdagdon.ai.ntuple import NTupleModel, provenance
+from magdagdon.engine import Difficulty, Game
+
+levels = [Difficulty(d) for d in provenance()["coach"]]
+player = coach.new_player()
+for difficulty in levels:
+    game = Game.new(difficulty, seed=1)
+    game.roll()
+    assert coach.hint(game, player).plan
+print(len(levels), all(isinstance(player.evaluator(d).model, NTupleModel) for d in levels))
+"""
+
+
+def test_the_installed_coach_hints_with_the_networks(installed: Installed) -> None:
+    """The networks are in the wheel and load there: the coach plays with them."""
+    python = installed.venv / "bin" / "python"
+    out = subprocess.run(
+        [str(python), "-c", HINT_WITH_NETWORKS],
+        cwd=installed.home,
+        env=installed.env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    count, loaded = out.stdout.split()
+    assert int(count) >= 1 and loaded == "True"

@@ -360,10 +360,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     from .ai.train import dumps, train
 
+    if args.network:
+        return _train_network(args)
     console = Console(stderr=True)
     levels = tuple(Difficulty(d) for d in args.difficulty) if args.difficulty else tuple(Difficulty)
     data = train(
-        args.games,
+        args.games or 1000,
         args.rounds,
         args.seed,
         processes=args.processes,
@@ -373,6 +375,67 @@ def cmd_train(args: argparse.Namespace) -> int:
     )
     Path(args.output).write_text(dumps(data), encoding="utf-8")
     console.print(f"weights written to {args.output}")
+    return 0
+
+
+def _train_network(args: argparse.Namespace) -> int:
+    """Train one difficulty's n-tuple network; write it, its learning curve and provenance."""
+    import json
+    import shlex
+    from pathlib import Path
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from .ai.ntrain import Run, curve_svg, train_network
+    from .ai.ntuple import encode_network, network_file
+
+    if not args.difficulty or len(args.difficulty) != 1:
+        print("--network trains one difficulty: give one --difficulty", file=sys.stderr)
+        return 2
+    difficulty = Difficulty(args.difficulty[0])
+    games = args.games or 2_000_000
+    out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
+    out.mkdir(parents=True, exist_ok=True)
+    name = network_file(difficulty)
+    checkpoint = out / f"{difficulty.value}.checkpoint"
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} games"),
+        TextColumn("{task.fields[curve]}"),
+        TimeRemainingColumn(),
+        transient=False,
+    ) as progress:
+        task = progress.add_task(f"{difficulty.value} network", total=games, curve="")
+
+        def report(run: Run) -> None:
+            _, mean, ruins = run.curve[-1]
+            curve = f"mean {mean:.1f}, ruins {ruins:.2f}"
+            progress.update(task, completed=run.done, curve=curve)
+
+        run = train_network(difficulty, games, args.seed, checkpoint=checkpoint, progress=report)
+    (out / name).write_bytes(encode_network(run.weights))
+    curve = Path(args.curve or f"{difficulty.value}-network-curve.svg")
+    curve.parent.mkdir(parents=True, exist_ok=True)
+    curve.write_text(curve_svg(run), encoding="utf-8")
+    meta_path = out / "networks.json"
+    meta = json.loads(meta_path.read_text("utf-8")) if meta_path.exists() else {}
+    meta.setdefault("coach", [])
+    meta.setdefault("networks", {})[name] = {
+        "command": "magdagdon train --network "
+        + shlex.join(
+            ["--difficulty", difficulty.value, "--games", str(games), "--seed", str(args.seed)]
+        ),
+        "curve": curve.as_posix(),
+        "games": run.games,
+        "seed": run.seed,
+        "alpha": list(run.alpha),
+        "seconds": round(run.seconds),
+        "last_chunk_mean": run.curve[-1][1],
+    }
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    checkpoint.unlink()
+    print(f"{out / name} written ({run.done:,} games, {run.seconds:.0f} s)", file=sys.stderr)
     return 0
 
 
@@ -494,7 +557,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "train", help="fit the strong player's weights from self-play (reproducible from a seed)"
     )
-    p.add_argument("--games", type=_positive, default=1000, help="games per round and difficulty")
+    p.add_argument(
+        "--games",
+        type=_positive,
+        help="games per round and difficulty (default 1000); with --network, self-play games "
+        "(default 2,000,000)",
+    )
+    p.add_argument(
+        "--network",
+        action="store_true",
+        help="train one difficulty's n-tuple network (the coach's) in C, resumable from its "
+        "checkpoint; --output is then a folder (default src/magdagdon/ai/networks)",
+    )
+    p.add_argument(
+        "--curve",
+        help="with --network: where to write the learning curve (SVG; default "
+        "<difficulty>-network-curve.svg)",
+    )
     p.add_argument("--rounds", type=_positive, default=3, help="rounds of self-play")
     p.add_argument(
         "--search-games",

@@ -470,9 +470,14 @@ struct search {
     int allowed0[16];
     const double *table;
     const double *params;
+    const float *nt; /* an n-tuple network's weights, or NULL: the linear value */
+    double power_a, power_b; /* with nt: a power held is worth power_a + power_b * empty / 16 */
     double best[2401];
     long work;
 };
+
+static double nt_learned(const unsigned char *cells, int powers, const float *w, double pa,
+                         double pb);
 
 static double exact_value(const unsigned char *cells, int minimum, const double *table,
                           const double *params);
@@ -495,6 +500,8 @@ child_value(const unsigned char *child, const struct search *s)
         if (e && e <= s->exact_empty)
             return exact_value(child, s->minimum, s->table, s->params);
     }
+    if (s->nt != NULL)
+        return nt_learned(child, s->powers, s->nt, s->power_a, s->power_b);
     return board_value(child, s->powers, s->table, s->params);
 }
 
@@ -649,6 +656,7 @@ exact_value(const unsigned char *cells, int minimum, const double *table, const 
     s->exact_empty = 16;
     s->table = table;
     s->params = params;
+    s->nt = NULL;
     s->work = 0;
     expand(s);
     double ruin = NAN, total = 0.0;
@@ -738,6 +746,7 @@ fast_best_rolls(PyObject *self, PyObject *args)
     s->exact_empty = exact_empty;
     s->table = (const double *)tv.buf;
     s->params = (const double *)pv.buf;
+    s->nt = NULL;
     s->work = 0;
     expand(s);
     PyObject *tops = PyTuple_New(NROLLS);
@@ -759,6 +768,488 @@ fast_best_rolls(PyObject *self, PyObject *args)
     return Py_BuildValue("(Nl)", tops, work);
 }
 
+/*
+ * The n-tuple network (magdagdon.ai.ntuple is its Python reference): the value of an
+ * afterstate as a sum of weights read from shared tables. Each tuple (a shape of squares) is
+ * read under the 8 symmetries of the square, a square giving its code (0 empty, 1-6, 7 RUIN)
+ * as one base-8 digit of the index; then a bias by the number of empty squares. The sum is a
+ * double accumulated in a fixed order, so the Python reference gives the same bits. A full
+ * board's value is 0: it is the expected change of the score still to come.
+ */
+#define NT_TUPLES 7
+#define NT_SYMS 8
+#define NT_READS (NT_TUPLES * NT_SYMS + 1)
+#define NT_BIAS (5 * 4096 + 2 * 262144)
+#define NT_SIZE (NT_BIAS + 17)
+
+static const int NT_SHAPES[NT_TUPLES][6] = {
+    {0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 4, 5}, {1, 2, 5, 6}, {5, 6, 9, 10},
+    {0, 1, 2, 4, 5, 6}, {4, 5, 6, 8, 9, 10},
+};
+static const int NT_LENGTH[NT_TUPLES] = {4, 4, 4, 4, 4, 6, 6};
+static const int NT_OFFSET[NT_TUPLES] = {0, 4096, 8192, 12288, 16384, 20480, 20480 + 262144};
+static int nt_squares[NT_TUPLES][NT_SYMS][6];
+
+/* Square sq under symmetry s: a mirror (s & 4), then s & 3 quarter turns. */
+static int
+nt_symmetry(int sq, int s)
+{
+    int r = sq / 4, c = sq % 4;
+    if (s & 4)
+        c = 3 - c;
+    for (int t = 0; t < (s & 3); t++) {
+        int r2 = c, c2 = 3 - r;
+        r = r2;
+        c = c2;
+    }
+    return 4 * r + c;
+}
+
+static void
+init_ntuple(void)
+{
+    for (int t = 0; t < NT_TUPLES; t++)
+        for (int s = 0; s < NT_SYMS; s++)
+            for (int i = 0; i < NT_LENGTH[t]; i++)
+                nt_squares[t][s][i] = nt_symmetry(NT_SHAPES[t][i], s);
+}
+
+static inline long
+nt_index(const unsigned char *cells, int t, int s)
+{
+    long idx = 0;
+    for (int i = 0; i < NT_LENGTH[t]; i++)
+        idx = idx * 8 + cells[nt_squares[t][s][i]];
+    return NT_OFFSET[t] + idx;
+}
+
+/* The network's value of a board: the expected change of its score still to come. */
+static double
+nt_value(const unsigned char *cells, const float *w)
+{
+    int empty = count_empty(cells);
+    if (!empty)
+        return 0.0;
+    double acc = 0.0;
+    for (int t = 0; t < NT_TUPLES; t++)
+        for (int s = 0; s < NT_SYMS; s++)
+            acc += (double)w[nt_index(cells, t, s)];
+    acc += (double)w[NT_BIAS + empty];
+    return acc;
+}
+
+/* The points of a line (its bonus if it is full of numbers), as quick_score counts them. */
+static int
+line_points(const unsigned char *cells, int l)
+{
+    int v[4], points = 0, numbers = 0;
+    for (int i = 0; i < 4; i++) {
+        v[i] = cells[LINES[l][i]];
+        if (v[i] != EMPTY && v[i] != RUIN) {
+            points += v[i];
+            numbers++;
+        }
+    }
+    if (numbers < 4)
+        return points;
+    int up = 1, down = 1;
+    for (int i = 1; i < 4; i++) {
+        up &= v[i] == v[i - 1] + 1;
+        down &= v[i] == v[i - 1] - 1;
+    }
+    if (up || down)
+        return points + 60;
+    if (v[0] == v[1] && v[1] == v[2] && v[2] == v[3])
+        return points + 40;
+    int counts[7] = {0}, pairs = 0, other = 0;
+    for (int i = 0; i < 4; i++)
+        counts[v[i]]++;
+    for (int x = 1; x <= 6; x++) {
+        if (counts[x] == 2)
+            pairs++;
+        else if (counts[x])
+            other++;
+    }
+    return pairs == 2 && !other ? points + 20 : points;
+}
+
+/* The board's score without power penalties (quick_score). */
+static int
+board_score(const unsigned char *cells)
+{
+    int total = 0;
+    for (int l = 0; l < 8; l++)
+        total += line_points(cells, l);
+    for (int sq = 0; sq < 16; sq++)
+        total -= cells[sq] == RUIN ? 15 : 0;
+    return total;
+}
+
+/* The learned value of an afterstate by the network: its score plus the network's value
+   plus what the powers held are worth (NTupleValue.__call__). */
+static double
+nt_learned(const unsigned char *cells, int powers, const float *w, double pa, double pb)
+{
+    int empty = count_empty(cells);
+    double score = (double)board_score(cells);
+    if (!empty)
+        return score;
+    return score + nt_value(cells, w) + (double)powers * (pa + pb * (double)empty / 16.0);
+}
+
+static int
+get_network(Py_buffer *view)
+{
+    if (view->len != (Py_ssize_t)(NT_SIZE * sizeof(float))) {
+        PyErr_Format(PyExc_ValueError, "network: %d floats expected", NT_SIZE);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+fast_nt_value(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, wv;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*y*", &cv, &wv))
+        return NULL;
+    PyObject *out = NULL;
+    if (parse_cells(&cv, &cells) == 0 && get_network(&wv) == 0)
+        out = PyFloat_FromDouble(nt_value(cells, (const float *)wv.buf));
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&wv);
+    return out;
+}
+
+static PyObject *
+fast_nt_learned(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, wv;
+    int powers;
+    double pa, pb;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*iy*dd", &cv, &powers, &wv, &pa, &pb))
+        return NULL;
+    PyObject *out = NULL;
+    if (parse_cells(&cv, &cells) == 0 && get_network(&wv) == 0)
+        out = PyFloat_FromDouble(nt_learned(cells, powers, (const float *)wv.buf, pa, pb));
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&wv);
+    return out;
+}
+
+static PyObject *
+fast_nt_best_rolls(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, wv, tv, pv;
+    int powers, required, minimum = 0, exact_empty = 0;
+    double pa, pb;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*iiy*ddy*y*|ii", &cv, &powers, &required, &wv, &pa, &pb, &tv,
+                          &pv, &minimum, &exact_empty))
+        return NULL;
+    PyObject *tops = NULL;
+    long work = 0;
+    if (parse_cells(&cv, &cells) < 0 || get_network(&wv) < 0 || parse_model(&tv, &pv) < 0)
+        goto done;
+    if (exact_empty && (powers || minimum < 1 || minimum > 4 || exact_empty > 4)) {
+        PyErr_SetString(PyExc_ValueError,
+                        "exact leaves need no power left, a minimum of 1 to 4 and at most 4 "
+                        "empty squares");
+        goto done;
+    }
+    struct search *s = PyMem_Malloc(sizeof(struct search));
+    if (s == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(s->child, cells, 16);
+    s->required = required;
+    s->powers = powers;
+    s->minimum = minimum;
+    s->exact_empty = exact_empty;
+    s->table = (const double *)tv.buf;
+    s->params = (const double *)pv.buf;
+    s->nt = (const float *)wv.buf;
+    s->power_a = pa;
+    s->power_b = pb;
+    s->work = 0;
+    expand(s);
+    tops = PyTuple_New(NROLLS);
+    if (tops != NULL) {
+        for (int r = 0; r < NROLLS; r++) {
+            PyObject *f = PyFloat_FromDouble(roll_top(s, r));
+            if (f == NULL) {
+                Py_CLEAR(tops);
+                break;
+            }
+            PyTuple_SET_ITEM(tops, r, f);
+        }
+    }
+    work = s->work;
+    PyMem_Free(s);
+done:
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&wv);
+    PyBuffer_Release(&tv);
+    PyBuffer_Release(&pv);
+    if (tops == NULL)
+        return NULL;
+    return Py_BuildValue("(Nl)", tops, work);
+}
+
+/* ---- Self-play: the greedy player on the network, learning by TD(0) ---- */
+
+struct play {
+    unsigned char cells[16];
+    unsigned char child[16];
+    unsigned char best_child[16];
+    int squares[4];
+    int values[4];
+    int k;
+    int allowed0[16];
+    int count[7];
+    const float *w;
+    double best;
+    int found;
+};
+
+static unsigned long long
+splitmix(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void
+consider(struct play *p, const unsigned char *child)
+{
+    double v = (double)board_score(child) + nt_value(child, p->w);
+    if (!p->found || v > p->best) {
+        p->found = 1;
+        p->best = v;
+        memcpy(p->best_child, child, 16);
+    }
+}
+
+static void
+play_assign(struct play *p, int i)
+{
+    if (i == p->k) {
+        consider(p, p->child);
+        return;
+    }
+    int sq = p->squares[i];
+    int m = p->allowed0[sq];
+    for (int j = 0; j < i; j++)
+        for (int n = 0; n < neigh_count[sq]; n++)
+            if (neigh_list[sq][n] == p->squares[j])
+                m &= near_mask[p->values[j]];
+    for (int v = 1; v <= 6; v++) {
+        if (!p->count[v] || !(m >> (v - 1) & 1))
+            continue;
+        p->count[v]--;
+        p->values[i] = v;
+        p->child[sq] = (unsigned char)v;
+        play_assign(p, i + 1);
+        p->count[v]++;
+    }
+    p->child[sq] = EMPTY;
+}
+
+/* The best afterstate of a roll (by score + value) into p->best_child: a staged set of at
+   least `required` of the dice, or, when none can be placed, a RUIN. */
+static void
+play_turn(struct play *p, const int *dice, int required)
+{
+    const unsigned char *cells = p->cells;
+    memcpy(p->child, cells, 16);
+    memset(p->count, 0, sizeof(p->count));
+    for (int i = 0; i < 4; i++)
+        p->count[dice[i]]++;
+    p->found = 0;
+    unsigned int numbers = 0;
+    int empties[16], ne = 0;
+    for (int sq = 0; sq < 16; sq++) {
+        if (cells[sq] == EMPTY)
+            empties[ne++] = sq;
+        else if (cells[sq] != RUIN)
+            numbers |= 1u << sq;
+        p->allowed0[sq] = allowed_mask(cells, sq);
+    }
+    unsigned int touching = neighbours(numbers);
+    int idx[4];
+    for (int k = required; k <= 4 && k <= ne; k++) {
+        for (int i = 0; i < k; i++)
+            idx[i] = i;
+        for (;;) {
+            unsigned int set = 0;
+            for (int i = 0; i < k; i++)
+                set |= 1u << empties[idx[i]];
+            unsigned int joined =
+                numbers ? flood(touching, set) : flood(set & (~set + 1u), set);
+            if (joined == set) {
+                p->k = k;
+                for (int i = 0; i < k; i++)
+                    p->squares[i] = empties[idx[i]];
+                play_assign(p, 0);
+            }
+            int i = k - 1;
+            while (i >= 0 && idx[i] == ne - k + i)
+                i--;
+            if (i < 0)
+                break;
+            idx[i]++;
+            for (int j = i + 1; j < k; j++)
+                idx[j] = idx[j - 1] + 1;
+        }
+    }
+    if (p->found)
+        return;
+    for (int i = 0; i < ne; i++) {
+        p->child[empties[i]] = RUIN;
+        consider(p, p->child);
+        p->child[empties[i]] = EMPTY;
+    }
+}
+
+static void
+nt_update(const unsigned char *cells, float *w, double step)
+{
+    float d = (float)step;
+    for (int t = 0; t < NT_TUPLES; t++)
+        for (int s = 0; s < NT_SYMS; s++)
+            w[nt_index(cells, t, s)] += d;
+    w[NT_BIAS + count_empty(cells)] += d;
+}
+
+/* Temporal coherence (Jaskowski 2018): each weight's step is scaled by |E| / A, the net
+   error over the absolute error it has seen (1 before any). */
+static inline void
+tc_step(float *w, float *e, float *a, long i, double rate, double error)
+{
+    double scale = a[i] > 0.0f ? fabs((double)e[i]) / (double)a[i] : 1.0;
+    w[i] += (float)(rate * scale * error);
+    e[i] += (float)error;
+    a[i] += (float)fabs(error);
+}
+
+static void
+nt_update_tc(const unsigned char *cells, float *w, float *e, float *a, double rate, double error)
+{
+    for (int t = 0; t < NT_TUPLES; t++)
+        for (int s = 0; s < NT_SYMS; s++)
+            tc_step(w, e, a, nt_index(cells, t, s), rate, error);
+    tc_step(w, e, a, NT_BIAS + count_empty(cells), rate, error);
+}
+
+static PyObject *
+fast_nt_train(PyObject *self, PyObject *args)
+{
+    Py_buffer wv, ev = {0}, av = {0};
+    int minimum;
+    long games, start, total;
+    unsigned long long state;
+    double alpha0, alpha1;
+    int learn = 1;
+    if (!PyArg_ParseTuple(args, "w*ilKddll|pw*w*", &wv, &minimum, &games, &state, &alpha0,
+                          &alpha1, &start, &total, &learn, &ev, &av))
+        return NULL;
+    int tc = ev.buf != NULL && av.buf != NULL;
+    if (get_network(&wv) < 0 || (ev.buf != NULL && get_network(&ev) < 0) ||
+        (av.buf != NULL && get_network(&av) < 0) || minimum < 1 || minimum > 4 || total < 1) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a minimum of 1 to 4 dice and games to play");
+        PyBuffer_Release(&wv);
+        if (ev.buf != NULL)
+            PyBuffer_Release(&ev);
+        if (av.buf != NULL)
+            PyBuffer_Release(&av);
+        return NULL;
+    }
+    float *w = (float *)wv.buf;
+    float *tc_e = (float *)ev.buf, *tc_a = (float *)av.buf;
+    struct play *p = PyMem_Malloc(sizeof(struct play));
+    if (p == NULL) {
+        PyBuffer_Release(&wv);
+        return PyErr_NoMemory();
+    }
+    p->w = w;
+    long long score_sum = 0, ruins = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (long g = 0; g < games; g++) {
+        /* the step falls geometrically from alpha0 to alpha1 over the run's games */
+        double alpha = alpha0 * pow(alpha1 / alpha0, (double)(start + g) / (double)total);
+        double rate = alpha / (double)NT_READS;
+        memset(p->cells, EMPTY, 16);
+        int first = 1, empty;
+        while ((empty = count_empty(p->cells)) > 0) {
+            int dice[4];
+            for (int i = 0; i < 4; i++)
+                dice[i] = 1 + (int)(((splitmix(&state) >> 32) * 6) >> 32);
+            play_turn(p, dice, minimum < empty ? minimum : empty);
+            if (learn && !first) {
+                double target = p->best - (double)board_score(p->cells);
+                double error = target - nt_value(p->cells, w);
+                if (tc)
+                    nt_update_tc(p->cells, w, tc_e, tc_a, rate, error);
+                else
+                    nt_update(p->cells, w, rate * error);
+            }
+            first = 0;
+            memcpy(p->cells, p->best_child, 16);
+        }
+        score_sum += board_score(p->cells);
+        for (int sq = 0; sq < 16; sq++)
+            ruins += p->cells[sq] == RUIN;
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(p);
+    PyBuffer_Release(&wv);
+    if (ev.buf != NULL)
+        PyBuffer_Release(&ev);
+    if (av.buf != NULL)
+        PyBuffer_Release(&av);
+    return Py_BuildValue("(KLL)", state, score_sum, ruins);
+}
+
+static PyObject *
+fast_nt_best(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, wv;
+    int d[4], required;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*(iiii)iy*", &cv, &d[0], &d[1], &d[2], &d[3], &required, &wv))
+        return NULL;
+    PyObject *out = NULL;
+    if (parse_cells(&cv, &cells) == 0 && get_network(&wv) == 0) {
+        struct play *p = PyMem_Malloc(sizeof(struct play));
+        if (p == NULL)
+            out = PyErr_NoMemory();
+        else {
+            int ok = required >= 1 && required <= 4;
+            for (int i = 0; i < 4; i++)
+                ok &= d[i] >= 1 && d[i] <= 6;
+            if (!ok || count_empty(cells) < required)
+                PyErr_SetString(PyExc_ValueError, "dice 1-6 and 1-4 required, no more than empty");
+            else {
+                memcpy(p->cells, cells, 16);
+                p->w = (const float *)wv.buf;
+                play_turn(p, d, required);
+                out = Py_BuildValue("(dy#)", p->best, (const char *)p->best_child,
+                                    (Py_ssize_t)16);
+            }
+            PyMem_Free(p);
+        }
+    }
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&wv);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"line_table", fast_line_table, METH_VARARGS,
      "line_table(line_weights, straight, four, two_pairs) -> bytes: every line's value."},
@@ -772,6 +1263,19 @@ static PyMethodDef methods[] = {
     {"exact", fast_exact, METH_VARARGS,
      "exact(cells, minimum, table, params) -> float: the expected final score of a board "
      "with no power left, played exactly to the end."},
+    {"nt_value", fast_nt_value, METH_VARARGS,
+     "nt_value(cells, network) -> float: an n-tuple network's value of a board."},
+    {"nt_learned", fast_nt_learned, METH_VARARGS,
+     "nt_learned(cells, powers, network, power_a, power_b) -> float: score + value + powers."},
+    {"nt_best_rolls", fast_nt_best_rolls, METH_VARARGS,
+     "nt_best_rolls(cells, powers, required, network, power_a, power_b, table, params[, "
+     "minimum, exact_empty]) -> (tops, work): best_rolls with the network's learned value."},
+    {"nt_best", fast_nt_best, METH_VARARGS,
+     "nt_best(cells, dice, required, network) -> (value, board): the greedy afterstate."},
+    {"nt_train", fast_nt_train, METH_VARARGS,
+     "nt_train(network, minimum, games, state, alpha0, alpha1, start, total[, learn, e, a]) -> "
+     "(state, score_sum, ruins): self-play games by TD(0), the network changed in place; with "
+     "the buffers e and a (as large), temporal coherence steps."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -786,6 +1290,7 @@ PyInit__fast(void)
     init_tables();
     init_patterns();
     init_probabilities();
+    init_ntuple();
     cache_keys = PyMem_RawCalloc(CACHE_SIZE, sizeof(unsigned long long));
     cache_values = PyMem_RawCalloc(CACHE_SIZE, sizeof(double));
     if (cache_keys == NULL || cache_values == NULL)
@@ -798,6 +1303,7 @@ PyInit__fast(void)
         PyModule_AddIntConstant(m, "NPARAMS", NPARAMS) < 0 ||
         PyModule_AddIntConstant(m, "NLINE_WEIGHTS", NLINE_WEIGHTS) < 0 ||
         PyModule_AddIntConstant(m, "NROLLS", NROLLS) < 0 ||
+        PyModule_AddIntConstant(m, "NT_SIZE", NT_SIZE) < 0 ||
         PyModule_AddIntConstant(m, "EMPTY", EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "RUIN", RUIN) < 0) {
         Py_DECREF(m);

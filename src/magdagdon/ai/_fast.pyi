@@ -30,3 +30,48 @@ def best_rolls(
 
 def exact(cells: bytes, minimum: int, table: bytes, params: bytes) -> float:
     """The expected final score of a board with no power left, played exactly to the end."""
+
+NT_SIZE: int
+"""The number of weights of an n-tuple network (see :mod:`magdagdon.ai.ntuple`)."""
+
+def nt_value(cells: bytes, network: bytes) -> float:
+    """An n-tuple network's value of a board (the expected change of its score to come)."""
+
+def nt_learned(cells: bytes, powers: int, network: bytes, power_a: float, power_b: float) -> float:
+    """Score + the network's value + what the powers held are worth."""
+
+def nt_best_rolls(
+    cells: bytes,
+    powers: int,
+    required: int,
+    network: bytes,
+    power_a: float,
+    power_b: float,
+    table: bytes,
+    params: bytes,
+    minimum: int = 0,
+    exact_empty: int = 0,
+) -> tuple[tuple[float, ...], int]:
+    """best_rolls with the network's learned value."""
+
+def nt_best(
+    cells: bytes, dice: tuple[int, int, int, int], required: int, network: bytes
+) -> tuple[float, bytes]:
+    """The greedy afterstate of a roll (by score + value; a RUIN when it cannot be placed)."""
+
+def nt_train(
+    network: bytearray,
+    minimum: int,
+    games: int,
+    state: int,
+    alpha0: float,
+    alpha1: float,
+    start: int,
+    total: int,
+    learn: bool = True,
+    e: bytearray = ...,
+    a: bytearray = ...,
+) -> tuple[int, int, int]:
+    """Self-play games by TD(0) (the network changed in place): the generator's state after
+    them, the sum of their final scores and their ruins; with ``e`` and ``a`` (as large as
+    the network), temporal coherence scales each weight's step."""

@@ -12,6 +12,7 @@ from ..engine.placement import legal_mask, with_placed
 from . import fast
 from .features import LinearValue, quick_score
 from .model import Model
+from .ntuple import NTupleModel, NTupleValue
 from .rolls import ROLLS, Roll, adjusted_rolls, sub_rolls
 
 EXACT_EMPTY: Final = 4
@@ -21,19 +22,28 @@ EXACT_EMPTY: Final = 4
 class Evaluator:
     """Values of afterstates for one difficulty (memoised; one per game or per simulation)."""
 
-    def __init__(self, model: Model, native: bool | None = None) -> None:
-        """An evaluator using ``model``; ``native``: use the C accelerator (by default when it
-        is available, see :mod:`magdagdon.ai.fast`); the values are the same either way."""
+    def __init__(self, model: Model | NTupleModel, native: bool | None = None) -> None:
+        """An evaluator using ``model`` (the linear one, or an n-tuple network); ``native``:
+        use the C accelerator (by default when it is available, see
+        :mod:`magdagdon.ai.fast`); the values are the same either way."""
         self.model = model
         self.difficulty = model.difficulty
         self.minimum = model.difficulty.minimum
         self.penalties = model.difficulty.penalties
         if native is None:
             native = fast.AVAILABLE
-        self._native = fast.NativeValue(model.weights, model.bias) if native else None
-        self._linear: Callable[[tuple[int, ...], int], float] = (
-            self._native.value if self._native else LinearValue(model.weights, model.bias)
-        )
+        self._native: fast.NativeValue | fast.NativeNTuple | None = None
+        self._linear: Callable[[tuple[int, ...], int], float]
+        if isinstance(model, NTupleModel):
+            if native:
+                self._native = fast.NativeNTuple(model.weights, model.power_a, model.power_b)
+            self._linear = self._native.value if self._native else NTupleValue(model)
+        else:
+            if native:
+                self._native = fast.NativeValue(model.weights, model.bias)
+            self._linear = (
+                self._native.value if self._native else LinearValue(model.weights, model.bias)
+            )
         self.work = 0
         """Staged sets looked at by the searches so far, a value found in the memo counted
         as when it was first computed: a measure of time that is the same on every machine
@@ -43,6 +53,11 @@ class Evaluator:
         self._chances: dict[tuple[tuple[int, ...], int, bool], float] = {}
         self._rolls: dict[tuple[tuple[int, ...], int, bool], dict[Roll, float]] = {}
         self._costs: dict[tuple[tuple[int, ...], int, bool], int] = {}
+
+    def network_bytes(self) -> bytes | None:
+        """The network's float32 weights as the C module reads them (None: no network, or
+        no C module)."""
+        return self._native.network if isinstance(self._native, fast.NativeNTuple) else None
 
     def clear(self) -> None:
         """Forget memoised values (call between games to bound memory)."""

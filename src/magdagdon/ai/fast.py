@@ -23,6 +23,7 @@ from typing import Final
 from ..engine import BONUS_POINTS, EMPTY, RUIN, RUIN_PENALTY, Bonus
 from ..engine.native import native
 from .features import NAMES
+from .ntuple import SIZE as NT_SIZE
 from .rolls import ROLLS
 
 _native: ModuleType | None = native("magdagdon.ai._fast")
@@ -71,6 +72,7 @@ def check_layout(module: ModuleType) -> None:
         "NPARAMS": (module.NPARAMS, len(PARAM_LAYOUT)),
         "NLINE_WEIGHTS": (module.NLINE_WEIGHTS, len(_LINE_NAMES)),
         "NROLLS": (module.NROLLS, len(ROLLS)),
+        "NT_SIZE": (module.NT_SIZE, NT_SIZE),
         "EMPTY": (module.EMPTY, EMPTY),
         "RUIN": (module.RUIN, RUIN),
     }
@@ -135,4 +137,77 @@ class NativeValue:
         return result
 
 
-__all__ = ["AVAILABLE", "PARAM_LAYOUT", "NativeValue", "check_layout"]
+class NativeNTuple:
+    """An n-tuple network's learned value computed by the C module (the same bits as
+    :class:`~.ntuple.NTupleValue`), with the same searches as :class:`NativeValue`."""
+
+    def __init__(self, weights: array[float], power_a: float, power_b: float) -> None:
+        """Pack a network's float32 ``weights`` and the worth of a power held."""
+        if _native is None:
+            raise RuntimeError("the C accelerator is not available")
+        self._module = _native
+        self.network = weights.tobytes()
+        self.power_a = power_a
+        self.power_b = power_b
+        # full boards are scored through the linear code's tables (the exact endgame's
+        # leaves): any weights give the same scores there
+        self._scoring = _scoring()
+
+    def value(self, cells: Sequence[int], powers_left: int) -> float:
+        """The learned value of a board (as :class:`~.ntuple.NTupleValue` computes it)."""
+        result: float = self._module.nt_learned(
+            bytes(cells), powers_left, self.network, self.power_a, self.power_b
+        )
+        return result
+
+    def best_rolls(
+        self,
+        cells: Sequence[int],
+        powers_left: int,
+        required: int,
+        minimum: int = 0,
+        exact_empty: int = 0,
+    ) -> tuple[tuple[float, ...], int]:
+        """As :meth:`NativeValue.best_rolls`, with the network's learned value."""
+        table, params = self._scoring.table, self._scoring.params
+        tops, work = self._module.nt_best_rolls(
+            bytes(cells),
+            powers_left,
+            required,
+            self.network,
+            self.power_a,
+            self.power_b,
+            table,
+            params,
+            minimum,
+            exact_empty,
+        )
+        return tops, work
+
+    def exact(self, cells: Sequence[int], minimum: int) -> float:
+        """As :meth:`NativeValue.exact` (exact values do not depend on the weights)."""
+        return self._scoring.exact(cells, minimum)
+
+
+def nt_best(
+    cells: Sequence[int], dice: tuple[int, int, int, int], required: int, network: bytes
+) -> tuple[float, bytes]:
+    """The best afterstate of a roll by score + the network's value (a RUIN when it cannot be
+    placed), as the training's self-play chooses it: (its value, its board)."""
+    if _native is None:
+        raise RuntimeError("the C accelerator is not available")
+    value, after = _native.nt_best(bytes(cells), dice, required, network)
+    return value, after
+
+
+_scorer: list[NativeValue] = []
+
+
+def _scoring() -> NativeValue:
+    """A linear value of zero weights, built once: its tables score full boards."""
+    if not _scorer:
+        _scorer.append(NativeValue([0.0] * len(NAMES), 0.0))
+    return _scorer[0]
+
+
+__all__ = ["AVAILABLE", "PARAM_LAYOUT", "NativeNTuple", "NativeValue", "check_layout", "nt_best"]

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from lzma import LZMAError
 from typing import Any, Final
 
 from ..engine import Difficulty
@@ -56,10 +57,14 @@ def shipped_model(difficulty: Difficulty) -> Model:
 
 def models_problem() -> str | None:
     """Why the shipped models cannot be loaded (a file missing from an install, fitted on
-    other features, a difficulty left out), or None when every difficulty's loads."""
+    other features, a difficulty left out; the same of the n-tuple networks the coach plays
+    with), or None when every difficulty's loads."""
+    from .ntuple import shipped_network
+
     try:
         for difficulty in Difficulty:
             shipped_model(difficulty)  # cached once loaded; a failure is tried again
-    except (OSError, ValueError, KeyError) as exc:
+            shipped_network(difficulty)
+    except (OSError, ValueError, KeyError, LZMAError) as exc:
         return f"the strong player's weights cannot be loaded: {type(exc).__name__}: {exc}"
     return None

@@ -2,7 +2,7 @@
 accept; and anyone's bot as ``package.module:Class``.
 
 >>> PLAYERS
-('random', 'greedy', 'heuristic', 'strong')
+('random', 'greedy', 'heuristic', 'linear', 'ntuple', 'strong')
 >>> make_player("greedy").name
 'greedy'
 >>> make_player("magdagdon.ai.players:GreedyPlayer").name
@@ -24,6 +24,10 @@ _MAKERS: Final[dict[str, Callable[[int], Player]]] = {
     "random": lambda seed: RandomPlayer(random.Random(seed)),
     "greedy": lambda seed: GreedyPlayer(),
     "heuristic": lambda seed: HeuristicPlayer(),
+    # the strong player of before the n-tuple networks (a linear value), for comparison
+    "linear": lambda seed: StrongPlayer(value="linear", name="linear"),
+    # the network's greedy player: the best afterstate by the learned value, no search
+    "ntuple": lambda seed: StrongPlayer(value="network", search=False, name="ntuple"),
     "strong": lambda seed: StrongPlayer(),
 }
 

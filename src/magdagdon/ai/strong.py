@@ -41,8 +41,11 @@ from itertools import combinations
 from typing import Any, Final
 
 from ..engine import EMPTY, RUIN, Action, Difficulty, Game, Phase, actions, staged_results
+from ..engine.board import NEIGHBOURS
+from . import fast
 from .evaluator import EXACT_EMPTY, Evaluator
 from .model import WEIGHTS_FILE, Model, load_models, models_problem, shipped_model
+from .ntuple import NTupleModel, shipped_network
 from .players import staging_actions
 from .rolls import ROLLS, Roll, outcomes
 
@@ -92,6 +95,25 @@ def _place(cells: tuple[int, ...], order: Sequence[tuple[int, int]]) -> tuple[in
     return tuple(out)
 
 
+def _staging_order(cells: tuple[int, ...], placed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A legal staging order of a legal staged set ((value, square) pairs): each die beside a
+    number already there (the first on an empty board anywhere); values are pairwise within 1
+    of their neighbours whatever the order."""
+    numbers = {sq for sq in range(16) if cells[sq] not in (EMPTY, RUIN)}
+    rest = list(placed)
+    order: list[tuple[int, int]] = []
+    while rest:
+        for i, (v, sq) in enumerate(rest):
+            if not numbers or NEIGHBOURS[sq] & sum(1 << n for n in numbers):
+                order.append((v, sq))
+                numbers.add(sq)
+                del rest[i]
+                break
+        else:
+            raise ValueError(f"{placed!r} is not joined to the numbers of {cells!r}")
+    return order
+
+
 class StrongPlayer:
     """The strong player (see the module docstring). ``breadth`` options get the expectimax."""
 
@@ -99,22 +121,32 @@ class StrongPlayer:
 
     def __init__(
         self,
-        model: Model | None = None,
+        model: Model | NTupleModel | None = None,
         breadth: int | None = None,
         search: bool = True,
         search_empty: int | None = None,
         budget: int = 0,
         power_margin: float = 10.0,
         limit: int = 0,
+        value: str = "coach",
+        name: str | None = None,
     ):
-        """A player with ``model`` (the shipped one of the game's difficulty by default).
+        """A player with ``model``; by default the shipped one of the game's difficulty that
+        ``value`` names: ``"coach"`` the coach's (the n-tuple network where it is shipped,
+        :func:`~.ntuple.shipped_network`, else the linear model), ``"network"`` the network,
+        ``"linear"`` the linear model. ``name``: the player's name (``strong`` by default).
 
         ``breadth`` options are searched, among afterstates with at most ``search_empty``
         empty squares (both by default the difficulty's :data:`SEARCH`); more while fewer
         than ``budget`` staged sets were looked at in the decision; none after ``limit``
         staged sets (0: no limit), which bounds the time of a decision (for hints).
         """
+        if value not in ("coach", "network", "linear"):
+            raise ValueError(f"unknown value {value!r}: coach, network or linear")
         self._model = model
+        self.value = value
+        if name is not None:
+            self.name = name
         self.budget = budget
         self.limit = limit
         self.power_margin = power_margin
@@ -136,10 +168,20 @@ class StrongPlayer:
         """The (memoising) evaluator of a difficulty."""
         ev = self._evaluators.get(difficulty)
         if ev is None:
-            model = self._model if self._model is not None else shipped_model(difficulty)
-            ev = self._evaluators[difficulty] = Evaluator(model)
+            ev = self._evaluators[difficulty] = Evaluator(self.model(difficulty))
         ev.bound_memory()
         return ev
+
+    def model(self, difficulty: Difficulty) -> Model | NTupleModel:
+        """The value this player plays a difficulty with (see the constructor)."""
+        if self._model is not None:
+            return self._model
+        if self.value == "linear":
+            return shipped_model(difficulty)
+        network = shipped_network(difficulty)
+        if network is None and self.value == "network":
+            network = shipped_network(difficulty, coach=False)
+        return network if network is not None else shipped_model(difficulty)
 
     def options(self, game: Game) -> list[Option]:
         """Every option of the turn, best first (PLACE or MAGDAGDON)."""
@@ -275,10 +317,32 @@ class StrongPlayer:
         # options not searched keep their learned values and rank after the searched ones
         found.sort(key=lambda o: (not o.searched, -o.value))
 
+    def _greedy(self, game: Game) -> list[Action] | None:
+        """The best afterstate of a placeable roll by the network, chosen in C (no power
+        left, no search: the same choice as :meth:`options`, up to ties), or None where the C
+        module or a network is missing."""
+        ev = self.evaluator(game.difficulty)
+        if not isinstance(ev.model, NTupleModel) or not fast.AVAILABLE:
+            return None
+        network = ev.network_bytes()
+        cells = game.board.cells
+        dice = tuple(d.value for d in game.dice)
+        if len(dice) != 4 or network is None:
+            return None
+        _, after = fast.nt_best(cells, (dice[0], dice[1], dice[2], dice[3]), game.required, network)
+        placed = [(after[sq], sq) for sq in range(16) if after[sq] != cells[sq]]
+        if any(v == RUIN for v, _ in placed):
+            return None  # cannot happen in PLACE; the options say so if it does
+        return staging_actions(game, _staging_order(cells, placed))
+
     def turn(self, game: Game) -> list[Action]:
         """See :class:`~magdagdon.ai.players.Player`."""
         if game.phase is Phase.ROLL:
             return [actions.roll()]
+        if not self.search and game.phase is Phase.PLACE and not game.powers_left:
+            quick = self._greedy(game)
+            if quick is not None:
+                return quick
         if game.phase is Phase.PLACE and not game.board.numbers and not game.staged:
             # the first placement of a game: one of 126 rolls, worth remembering
             dice = tuple(sorted(d.value for d in game.dice))

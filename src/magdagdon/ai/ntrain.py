@@ -1,0 +1,172 @@
+"""Training the n-tuple networks (:mod:`magdagdon.ai.ntuple`) by self-play: ``magdagdon train
+--network``.
+
+The C module plays the games: each turn the greedy player takes the afterstate of the best
+score + value (a RUIN when the roll cannot be placed; no power is used), and TD(0) moves the
+previous afterstate's value towards the score gained plus the new afterstate's value (0 at
+the end of the game). The step falls geometrically from ``alpha0`` to ``alpha1`` over the
+run, divided over the 57 weights read. The dice come from the training seed's own generator
+(splitmix64), never from the engine's evaluation seeds.
+
+A run goes in chunks: after each, the progress is reported, the learning curve (mean final
+score of the chunk's games) grows, and a checkpoint may be written, from which the same run
+resumes, giving the same weights, bit for bit, as a run that was never interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..engine import Difficulty
+from ..engine.native import native
+from .ntuple import SIZE, new_weights
+
+ALPHA = (0.1, 0.01)
+"""The step at the start and at the end of a run (before it is divided over the reads)."""
+
+
+@dataclass
+class Run:
+    """A training run, in progress or done."""
+
+    difficulty: Difficulty
+    games: int
+    seed: int
+    alpha: tuple[float, float] = ALPHA
+    done: int = 0
+    state: int = 0
+    seconds: float = 0.0
+    curve: list[tuple[int, float, float]] = field(default_factory=list)
+    """(games played, mean final score, ruins per game) of each chunk."""
+    weights: array[float] = field(default_factory=new_weights, repr=False)
+
+    def header(self) -> dict[str, Any]:
+        """Everything but the weights, as JSON."""
+        return {
+            "difficulty": self.difficulty.value,
+            "games": self.games,
+            "seed": self.seed,
+            "alpha": list(self.alpha),
+            "done": self.done,
+            "state": self.state,
+            "seconds": round(self.seconds, 1),
+            "curve": self.curve,
+        }
+
+    def save(self, path: Path) -> None:
+        """Write a checkpoint (a JSON line, then the float32 weights)."""
+        tmp = path.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            f.write(json.dumps(self.header()).encode() + b"\n")
+            f.write(self.weights.tobytes())
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Run:
+        """A run from its checkpoint."""
+        data = path.read_bytes()
+        line, _, raw = data.partition(b"\n")
+        h = json.loads(line)
+        weights = array("f")
+        weights.frombytes(raw)
+        if len(weights) != SIZE:
+            raise ValueError(f"{path}: a checkpoint of other tuples")
+        return cls(
+            Difficulty(h["difficulty"]),
+            h["games"],
+            h["seed"],
+            (h["alpha"][0], h["alpha"][1]),
+            h["done"],
+            h["state"],
+            h["seconds"],
+            [(int(g), float(m), float(r)) for g, m, r in h["curve"]],
+            weights,
+        )
+
+
+def train_network(
+    difficulty: Difficulty,
+    games: int,
+    seed: int,
+    *,
+    chunk: int = 20_000,
+    checkpoint: Path | None = None,
+    progress: Callable[[Run], None] | None = None,
+) -> Run:
+    """Train (or resume from ``checkpoint``, when it holds the same run) a network of
+    ``difficulty`` for ``games`` self-play games from ``seed``."""
+    module = native("magdagdon.ai._fast")
+    if module is None:
+        raise RuntimeError("training needs the C accelerator (magdagdon.ai._fast)")
+    run = Run(difficulty, games, seed, state=seed & (2**64 - 1))
+    if checkpoint is not None and checkpoint.exists():
+        found = Run.load(checkpoint)
+        same = (found.difficulty, found.games, found.seed, found.alpha)
+        if same != (difficulty, games, seed, ALPHA):
+            raise ValueError(f"{checkpoint} holds another run: {found.header()}")
+        run = found
+    buffer = bytearray(run.weights.tobytes())
+    while run.done < games:
+        n = min(chunk, games - run.done)
+        start = time.perf_counter()
+        state, total, ruins = module.nt_train(
+            buffer, difficulty.minimum, n, run.state, *run.alpha, run.done, games
+        )
+        run.seconds += time.perf_counter() - start
+        run.state = state
+        run.done += n
+        run.curve.append((run.done, round(total / n, 2), round(ruins / n, 3)))
+        run.weights = array("f")
+        run.weights.frombytes(bytes(buffer))
+        if checkpoint is not None:
+            run.save(checkpoint)
+        if progress is not None:
+            progress(run)
+    return run
+
+
+def curve_svg(run: Run, width: int = 480, height: int = 240) -> str:
+    """The learning curve as an SVG: the mean final score of each chunk of self-play games."""
+    points = [(g, m) for g, m, _ in run.curve]
+    if not points:
+        return ""
+    low = min(m for _, m in points)
+    high = max(m for _, m in points)
+    span = (high - low) or 1.0
+    pad = 40
+
+    def xy(g: int, m: float) -> str:
+        x = pad + (width - 2 * pad) * g / run.games
+        y = height - pad - (height - 2 * pad) * (m - low) / span
+        return f"{x:.1f},{y:.1f}"
+
+    line = " ".join(xy(g, m) for g, m in points)
+    title = (
+        f"{run.difficulty.value}: mean final score of the self-play games, "
+        f"{run.games:,} games, seed {run.seed}"
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="11">\n'
+        f"<title>{title}</title>\n"
+        f'<rect width="{width}" height="{height}" fill="white"/>\n'
+        f'<text x="{pad}" y="20">{title}</text>\n'
+        f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" '
+        f'stroke="black"/>\n'
+        f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="black"/>\n'
+        f'<text x="{pad - 4}" y="{pad + 4}" text-anchor="end">{high:.0f}</text>\n'
+        f'<text x="{pad - 4}" y="{height - pad}" text-anchor="end">{low:.0f}</text>\n'
+        f'<text x="{width - pad}" y="{height - pad + 16}" text-anchor="end">'
+        f"{run.games:,} games</text>\n"
+        f'<polyline points="{line}" fill="none" stroke="#c33" stroke-width="1.5"/>\n'
+        "</svg>\n"
+    )
+
+
+__all__ = ["ALPHA", "Run", "curve_svg", "train_network"]

@@ -1,0 +1,228 @@
+"""The learned coach's value: an n-tuple network over afterstates (Szubert & Jaśkowski 2014).
+
+A square is in one of 8 states (0 empty, 1–6, 7 RUIN: the engine's codes). Seven tuples of
+squares (:data:`SHAPES`: an outer and an inner row, a corner, an edge and a centre 2×2
+square, an edge and a middle 2×3 rectangle) are each read under the 8 symmetries of the
+square; a tuple's states, as base-8 digits, index its table, shared by the 8 readings. A
+bias by the number of empty squares is added. The 57 weights read sum to the network's value
+of an afterstate: the expected change of the board's score still to come (0 on a full board).
+The learned value of an afterstate (:class:`NTupleValue`) is its score plus that, plus what
+the powers held are worth.
+
+This module is the exact reference of the C code (``magdagdon.ai._fast``, ``nt_*``): the
+weights are float32, the sum a double accumulated in the same order, so both give the same
+bits (the tests compare them on random boards). The networks are trained by self-play in C
+(:mod:`magdagdon.ai.ntrain`) and shipped quantised to int16, compressed
+(:func:`encode_network`).
+
+>>> cells = (0,) * 16
+>>> network_value(cells, new_weights())
+0.0
+>>> len(READS), SIZE
+(57, 544785)
+"""
+
+from __future__ import annotations
+
+import json
+import lzma
+import struct
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+from ..engine import EMPTY, Difficulty
+from .features import quick_score
+
+SHAPES: Final = (
+    (0, 1, 2, 3),
+    (4, 5, 6, 7),
+    (0, 1, 4, 5),
+    (1, 2, 5, 6),
+    (5, 6, 9, 10),
+    (0, 1, 2, 4, 5, 6),
+    (4, 5, 6, 8, 9, 10),
+)
+"""The tuples, squares numbered 0–15 row by row, as read under the identity."""
+
+
+def symmetry(square: int, s: int) -> int:
+    """``square`` under the symmetry ``s`` (0–7): a mirror if ``s & 4``, then ``s & 3`` quarter
+    turns.
+
+    >>> [symmetry(0, s) for s in range(8)]
+    [0, 3, 15, 12, 3, 15, 12, 0]
+    """
+    r, c = divmod(square, 4)
+    if s & 4:
+        c = 3 - c
+    for _ in range(s & 3):
+        r, c = c, 3 - r
+    return 4 * r + c
+
+
+def _offsets() -> tuple[int, ...]:
+    out, at = [], 0
+    for shape in SHAPES:
+        out.append(at)
+        at += 8 ** len(shape)
+    return (*out, at)
+
+
+_OFFSETS: Final = _offsets()
+BIAS: Final = _OFFSETS[-1]
+"""Where the bias by the number of empty squares (0–16) starts."""
+SIZE: Final = BIAS + 17
+"""The number of weights of a network."""
+
+READS: Final = (
+    *(
+        (offset, tuple(symmetry(sq, s) for sq in shape))
+        for shape, offset in zip(SHAPES, _OFFSETS, strict=False)
+        for s in range(8)
+    ),
+    (BIAS, ()),
+)
+"""The 57 readings of a board, in the order they are summed: (table offset, squares)."""
+
+
+def new_weights() -> array[float]:
+    """A network of zeros (float32)."""
+    return array("f", bytes(4 * SIZE))
+
+
+def network_value(cells: Sequence[int], weights: Sequence[float]) -> float:
+    """The network's value of a board: the expected change of its score still to come."""
+    empty = sum(1 for c in cells if c == EMPTY)
+    if not empty:
+        return 0.0
+    acc = 0.0
+    for offset, squares in READS[:-1]:
+        index = 0
+        for sq in squares:
+            index = index * 8 + cells[sq]
+        acc += weights[offset + index]
+    acc += weights[BIAS + empty]
+    return acc
+
+
+@dataclass(frozen=True)
+class NTupleModel:
+    """A difficulty's network, and what a power held is worth (``power_a + power_b · empty /
+    16`` points, taken from the linear model of that difficulty: the network is trained
+    without powers)."""
+
+    difficulty: Difficulty
+    weights: array[float] = field(repr=False, compare=False)
+    power_a: float = 0.0
+    power_b: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def power_value(self, empty: int) -> float:
+        """What holding one more power is worth on a board with ``empty`` empty squares."""
+        return self.power_a + self.power_b * empty / 16
+
+
+class NTupleValue:
+    """The learned value of an afterstate by a network, in Python (the C ``nt_learned``)."""
+
+    def __init__(self, model: NTupleModel) -> None:
+        """The value of ``model``."""
+        self.model = model
+
+    def __call__(self, cells: Sequence[int], powers_left: int) -> float:
+        """Score + the network's value + what the powers held are worth (a full board: its
+        score)."""
+        m = self.model
+        empty = sum(1 for c in cells if c == EMPTY)
+        score = float(quick_score(tuple(cells)))
+        if not empty:
+            return score
+        power = m.power_a + m.power_b * float(empty) / 16.0
+        return score + network_value(cells, m.weights) + float(powers_left) * power
+
+
+_MAGIC: Final = b"MAGDNT1\n"
+
+
+def encode_network(weights: Sequence[float]) -> bytes:
+    """The weights quantised to int16 (one scale: the largest weight is ±32767) and
+    compressed: the shipped form. :func:`decode_network` gives back float32 weights."""
+    top = max((abs(w) for w in weights), default=0.0) or 1.0
+    scale = top / 32767
+    q = array("h", (round(w / scale) for w in weights))
+    return _MAGIC + struct.pack("<dI", scale, len(q)) + lzma.compress(q.tobytes(), preset=9)
+
+
+def decode_network(data: bytes) -> array[float]:
+    """Float32 weights from :func:`encode_network`'s bytes (ValueError if they are not)."""
+    if not data.startswith(_MAGIC):
+        raise ValueError("not an n-tuple network file")
+    scale, n = struct.unpack_from("<dI", data, len(_MAGIC))
+    if n != SIZE:
+        raise ValueError(f"a network of {n} weights, {SIZE} expected: other tuples")
+    q = array("h")
+    q.frombytes(lzma.decompress(data[len(_MAGIC) + 12 :]))
+    if len(q) != SIZE:
+        raise ValueError("a truncated network file")
+    return array("f", (v * scale for v in q))
+
+
+NETWORKS: Final = "networks"
+"""The package folder of the shipped networks and their provenance (``networks.json``)."""
+
+
+def network_file(difficulty: Difficulty) -> str:
+    """The shipped network's file name of a difficulty (SURVIVAL uses PEACEFUL's: the networks
+    are trained without powers, and both place at least 2 dice)."""
+    name = Difficulty.PEACEFUL if difficulty is Difficulty.SURVIVAL else difficulty
+    return f"{name.value}.nt"
+
+
+def provenance() -> dict[str, Any]:
+    """The shipped networks' provenance: per network file, its command, games, time, figures."""
+    text = resources.files(__package__).joinpath(NETWORKS, "networks.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def shipped_network(difficulty: Difficulty, coach: bool = True) -> NTupleModel | None:
+    """The shipped network of a difficulty; with ``coach``, None where the coach keeps the
+    linear model (``networks.json`` says which difficulties the coach plays with a network)."""
+    from .features import NAMES
+    from .model import shipped_model
+
+    meta = provenance()
+    if coach and difficulty.value not in meta.get("coach", []):
+        return None
+    name = network_file(difficulty)
+    data = resources.files(__package__).joinpath(NETWORKS, name).read_bytes()
+    linear = shipped_model(difficulty)
+    a = linear.weights[NAMES.index("powers_left")]
+    b = linear.weights[NAMES.index("powers_left_x_empty")]
+    return NTupleModel(
+        difficulty, decode_network(data), a, b, dict(meta.get("networks", {}).get(name, {}))
+    )
+
+
+__all__ = [
+    "BIAS",
+    "NETWORKS",
+    "READS",
+    "SHAPES",
+    "SIZE",
+    "NTupleModel",
+    "NTupleValue",
+    "decode_network",
+    "encode_network",
+    "network_file",
+    "network_value",
+    "new_weights",
+    "provenance",
+    "shipped_network",
+    "symmetry",
+]

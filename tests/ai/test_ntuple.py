@@ -1,0 +1,189 @@
+"""The n-tuple network: the C code against the Python reference (the same bits), the shipped
+form, the training's determinism and resumption."""
+
+from __future__ import annotations
+
+import random
+from array import array
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from magdagdon.ai import fast
+from magdagdon.ai.evaluator import Evaluator
+from magdagdon.ai.features import quick_score
+from magdagdon.ai.ntrain import Run, curve_svg, train_network
+from magdagdon.ai.ntuple import (
+    SIZE,
+    NTupleModel,
+    NTupleValue,
+    decode_network,
+    encode_network,
+    network_value,
+    symmetry,
+)
+from magdagdon.ai.registry import make_player
+from magdagdon.ai.simulate import game_seed
+from magdagdon.ai.strong import StrongPlayer
+from magdagdon.engine import EMPTY, Board, Difficulty, Game, Phase, staged_results
+
+from ..strategies import boards, played_boards
+
+needs_native = pytest.mark.skipif(not fast.AVAILABLE, reason="the C accelerator is not built")
+
+
+def random_weights(seed: int) -> array[float]:
+    rng = random.Random(seed)
+    return array("f", (rng.gauss(0, 3) for _ in range(SIZE)))
+
+
+WEIGHTS = random_weights(1)
+MODEL = NTupleModel(Difficulty.PEACEFUL, WEIGHTS, 11.5, -3.25)
+
+
+def transformed(cells: tuple[int, ...], s: int) -> tuple[int, ...]:
+    out = [0] * 16
+    for sq in range(16):
+        out[symmetry(sq, s)] = cells[sq]
+    return tuple(out)
+
+
+def test_the_symmetries_are_the_eight_of_the_square() -> None:
+    images = {tuple(symmetry(sq, s) for sq in range(16)) for s in range(8)}
+    assert len(images) == 8
+    for image in images:
+        assert sorted(image) == list(range(16))
+
+
+@settings(max_examples=50, deadline=None)
+@given(boards(), st.integers(0, 7))
+def test_the_value_does_not_change_under_a_symmetry(board: Board, s: int) -> None:
+    cells = board.cells
+    assert network_value(transformed(cells, s), WEIGHTS) == pytest.approx(
+        network_value(cells, WEIGHTS), rel=1e-9, abs=1e-9
+    )
+
+
+def test_a_full_board_is_worth_its_score() -> None:
+    cells = Board.parse("3456/3456/3456/3456").cells
+    assert network_value(cells, WEIGHTS) == 0.0
+    assert NTupleValue(MODEL)(cells, 2) == quick_score(cells) == 544
+
+
+@needs_native
+@settings(max_examples=200, deadline=None)
+@given(boards(), st.integers(0, 3))
+def test_the_c_value_is_the_python_value_bit_for_bit(board: Board, powers: int) -> None:
+    native = fast.NativeNTuple(WEIGHTS, MODEL.power_a, MODEL.power_b)
+    assert fast._native is not None
+    assert fast._native.nt_value(bytes(board.cells), native.network) == network_value(
+        board.cells, WEIGHTS
+    )
+    assert native.value(board.cells, powers) == NTupleValue(MODEL)(board.cells, powers)
+
+
+@needs_native
+@settings(max_examples=25, deadline=None)
+@given(board=played_boards(), powers=st.integers(0, 3))
+def test_the_best_play_of_every_roll_is_the_python_one(board: Board, powers: int) -> None:
+    """The one-roll expectimax's chance node with the network (ruins and rescues too)."""
+    python, native = Evaluator(MODEL, native=False), Evaluator(MODEL, native=True)
+    cells = board.cells
+    if EMPTY not in cells:
+        return
+    assert native.roll_values(cells, powers) == python.roll_values(cells, powers)
+    assert native.work == python.work
+    if cells.count(EMPTY) <= 4:
+        assert native.value(cells, 0) == python.value(cells, 0)
+
+
+@needs_native
+@settings(max_examples=60, deadline=None)
+@given(
+    board=played_boards(),
+    dice=st.tuples(*[st.integers(1, 6)] * 4),
+    minimum=st.integers(2, 3),
+)
+def test_self_play_takes_the_best_afterstate(
+    board: Board, dice: tuple[int, int, int, int], minimum: int
+) -> None:
+    """The C self-play's choice is the best score + value among the engine's staged results
+    (or RUINS when there is none)."""
+    empty = board.empty_count
+    if not empty:
+        return
+    required = min(minimum, empty)
+    assert fast._native is not None
+    value, after = fast._native.nt_best(bytes(board.cells), dice, required, WEIGHTS.tobytes())
+    values = []
+    for order in staged_results(board, list(dice), required):
+        values.append(NTupleValue(MODEL)(board.with_numbers(order).cells, 0))
+    if not values:
+        for sq in range(16):
+            if board.cells[sq] == EMPTY:
+                cells = list(board.cells)
+                cells[sq] = 7
+                values.append(NTupleValue(MODEL)(tuple(cells), 0))
+    assert value == max(values)
+    assert NTupleValue(MODEL)(tuple(after), 0) == value
+
+
+def test_the_shipped_form_is_int16_and_loses_at_most_half_a_step() -> None:
+    data = encode_network(WEIGHTS)
+    back = decode_network(data)
+    step = max(abs(w) for w in WEIGHTS) / 32767
+    assert len(back) == SIZE
+    assert max(abs(a - b) for a, b in zip(WEIGHTS, back, strict=True)) <= step / 2 + 1e-6
+    assert decode_network(encode_network(back)) == back
+    with pytest.raises(ValueError, match="not an n-tuple network"):
+        decode_network(b"nonsense")
+
+
+@needs_native
+def test_training_is_seeded_and_resumes_to_the_same_weights(tmp_path: Path) -> None:
+    whole = train_network(Difficulty.NIGHTMARE, 600, 5, chunk=200)
+    checkpoint = tmp_path / "run.checkpoint"
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_one(run: Run) -> None:
+        if run.done == 200:
+            raise Stop
+
+    with pytest.raises(Stop):
+        train_network(
+            Difficulty.NIGHTMARE, 600, 5, chunk=200, checkpoint=checkpoint, progress=stop_after_one
+        )
+    resumed = train_network(Difficulty.NIGHTMARE, 600, 5, chunk=200, checkpoint=checkpoint)
+    assert resumed.weights == whole.weights
+    assert resumed.curve == whole.curve
+    other = train_network(Difficulty.NIGHTMARE, 600, 6, chunk=200)
+    assert other.weights != whole.weights
+    assert "<svg" in curve_svg(whole)
+    with pytest.raises(ValueError, match="another run"):
+        train_network(Difficulty.NIGHTMARE, 900, 5, checkpoint=checkpoint)
+
+
+@needs_native
+@pytest.mark.parametrize("index", range(3))
+def test_the_greedy_player_takes_the_best_option(index: int) -> None:
+    """The network's greedy player (``ntuple``) chooses in C what its options rank first (the
+    same learned value; a tie may pick another board of the same value)."""
+    player = StrongPlayer(value="network", search=False, name="ntuple")
+    game = Game.new(Difficulty.NIGHTMARE, seed=game_seed(3, index))
+    while not game.is_over:
+        if game.phase is Phase.PLACE:
+            best = player.options(game)[0]
+            plan = player.turn(game)
+            trial = game.copy()
+            for action in plan:
+                trial.apply(action)
+            ev = player.evaluator(game.difficulty)
+            assert ev.learned(trial.board.cells, 0) == best.value
+        for action in player.turn(game):
+            game.apply(action)
+    assert make_player("ntuple").name == "ntuple"
+    assert make_player("linear").name == "linear"
