@@ -30,6 +30,7 @@ from magdagdon.ai.simulate import (
     _ci95,
     _percentile,
     game_seed,
+    paired,
     run_games,
     summarize,
 )
@@ -38,24 +39,44 @@ from magdagdon.engine import EMPTY, Difficulty, Game, Phase
 
 
 def strength(args: argparse.Namespace) -> None:
-    """The table of every bot in every difficulty."""
+    """The table of every bot in every difficulty (decisions per second from the mean time of
+    a decision), then each bot's paired difference with ``--vs`` on the same seeds."""
     print(f"{args.games} games per cell, evaluation seed {args.seed}, {args.processes} processes")
     head = f"{'bot':<11}{'difficulty':<11}{'mean ± 95% CI':>18}{'ruins':>7}"
-    print(f"{head}{'ms/decision p50/p99':>22}{'s':>6}")
+    print(f"{head}{'ms/decision p50/p99':>22}{'decisions/s':>13}{'s':>6}")
+    played: dict[tuple[str, str], list[GameResult]] = {}
+    levels = [Difficulty(d) for d in args.difficulties]
     for bot in args.bots:
-        for difficulty in Difficulty:
+        for difficulty in levels:
             start = time.perf_counter()
             results = run_games(bot, difficulty.value, args.games, args.seed, args.processes)
+            played[bot, difficulty.value] = results
             s = summarize(results, bot, difficulty.value, args.seed)
+            times = [ms for r in results for ms in r.decision_ms]
+            per_second = 1000 * len(times) / max(sum(times), 1e-9)
             print(
                 f"{bot:<11}{difficulty.value:<11}{s['mean']:>10.1f} ± {s['ci95']:<5.1f}"
                 f"{s['ruins_per_game']:>7.2f}"
                 f"{s['ms_per_decision_p50']:>13.2f} / {s['ms_per_decision_p99']:<6.2f}"
-                f"{time.perf_counter() - start:>6.0f}",
+                f"{per_second:>13.0f}{time.perf_counter() - start:>6.0f}",
                 flush=True,
             )
             if args.blocks:
                 print(f"{'':<22}{args.blocks}-game blocks: {block_means(results, args.blocks)}")
+    if args.vs:
+        print(f"paired differences with {args.vs} on the same {args.games} seeds (95% CI)")
+        for difficulty in levels:
+            base = played.get((args.vs, difficulty.value))
+            if base is None:
+                base = run_games(args.vs, difficulty.value, args.games, args.seed, args.processes)
+            for bot in args.bots:
+                if bot != args.vs:
+                    d = paired(played[bot, difficulty.value], base)
+                    print(
+                        f"{bot:<11}{difficulty.value:<11}"
+                        f"{d['mean_difference']:>+10.1f} ± {d['ci95']:.1f}",
+                        flush=True,
+                    )
 
 
 BANDS = ((16, 13), (12, 9), (8, 5), (4, 1))
@@ -156,6 +177,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--bots", nargs="+", choices=PLAYERS, default=list(PLAYERS))
+    parser.add_argument(
+        "--difficulties",
+        nargs="+",
+        choices=[d.value for d in Difficulty],
+        default=[d.value for d in Difficulty],
+    )
+    parser.add_argument("--vs", choices=PLAYERS, help="the paired differences of every bot with it")
     parser.add_argument("--hints", type=int, default=300, help="positions to time (0: none)")
     parser.add_argument(
         "--blocks", type=int, default=0, help="also print the mean of every N games (0: no)"
