@@ -413,7 +413,15 @@ def _train_network(args: argparse.Namespace) -> int:
             curve = f"mean {mean:.1f}, ruins {ruins:.2f}"
             progress.update(task, completed=run.done, curve=curve)
 
-        run = train_network(difficulty, games, args.seed, checkpoint=checkpoint, progress=report)
+        run = train_network(
+            difficulty,
+            games,
+            args.seed,
+            learning=args.learning,
+            masked=args.masked,
+            checkpoint=checkpoint,
+            progress=report,
+        )
     (out / name).write_bytes(encode_network(run.weights))
     curve = Path(args.curve or f"{difficulty.value}-network-curve.svg")
     curve.parent.mkdir(parents=True, exist_ok=True)
@@ -424,11 +432,23 @@ def _train_network(args: argparse.Namespace) -> int:
     meta.setdefault("networks", {})[name] = {
         "command": "magdagdon train --network "
         + shlex.join(
-            ["--difficulty", difficulty.value, "--games", str(games), "--seed", str(args.seed)]
+            [
+                "--difficulty",
+                difficulty.value,
+                "--games",
+                str(games),
+                "--seed",
+                str(args.seed),
+                "--learning",
+                run.learning,
+                *(["--masked"] if run.masked else []),
+            ]
         ),
         "curve": curve.as_posix(),
         "games": run.games,
         "seed": run.seed,
+        "learning": run.learning,
+        "masked": run.masked,
         "alpha": list(run.alpha),
         "seconds": round(run.seconds),
         "last_chunk_mean": run.curve[-1][1],
@@ -568,6 +588,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="train one difficulty's n-tuple network (the coach's) in C, resumable from its "
         "checkpoint; --output is then a folder (default src/magdagdon/ai/networks)",
+    )
+    p.add_argument(
+        "--learning",
+        choices=["td", "tc"],
+        default="td",
+        help="with --network: plain TD(0) steps (default) or temporal coherence",
+    )
+    p.add_argument(
+        "--masked",
+        action="store_true",
+        help="with --network: also read the rows with the values each empty square allows",
     )
     p.add_argument(
         "--curve",

@@ -157,7 +157,7 @@ def test_the_c_module_states_the_layout_it_reads() -> None:
     fast.check_layout(_fast)  # the built module agrees
     good = {name: getattr(_fast, name) for name in ("PARAMS", "LINE_WEIGHTS", "NPARAMS")}
     good |= {name: getattr(_fast, name) for name in ("NLINE_WEIGHTS", "NROLLS", "EMPTY", "RUIN")}
-    good |= {"NT_SIZE": _fast.NT_SIZE}
+    good |= {"NT_SIZE": _fast.NT_SIZE, "NT_SIZE_MASKED": _fast.NT_SIZE_MASKED}
     swapped = _fast.PARAMS.replace("bias ruin_penalty", "ruin_penalty bias")
     for change in ({"PARAMS": swapped}, {"NROLLS": 125}, {"RUIN": 8}, {"NT_SIZE": 4096}):
         with pytest.raises(RuntimeError, match="disagrees"):

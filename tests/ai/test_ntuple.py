@@ -17,6 +17,7 @@ from magdagdon.ai.features import quick_score
 from magdagdon.ai.ntrain import Run, curve_svg, train_network
 from magdagdon.ai.ntuple import (
     SIZE,
+    SIZE_MASKED,
     NTupleModel,
     NTupleValue,
     decode_network,
@@ -34,13 +35,15 @@ from ..strategies import boards, played_boards
 needs_native = pytest.mark.skipif(not fast.AVAILABLE, reason="the C accelerator is not built")
 
 
-def random_weights(seed: int) -> array[float]:
+def random_weights(seed: int, size: int) -> array[float]:
     rng = random.Random(seed)
-    return array("f", (rng.gauss(0, 3) for _ in range(SIZE)))
+    return array("f", (rng.gauss(0, 3) for _ in range(size)))
 
 
-WEIGHTS = random_weights(1)
+WEIGHTS = random_weights(1, SIZE)
 MODEL = NTupleModel(Difficulty.PEACEFUL, WEIGHTS, 11.5, -3.25)
+MASKED = NTupleModel(Difficulty.PEACEFUL, random_weights(2, SIZE_MASKED), 11.5, -3.25)
+MODELS = {"plain": MODEL, "masked": MASKED}
 
 
 def transformed(cells: tuple[int, ...], s: int) -> tuple[int, ...]:
@@ -73,23 +76,29 @@ def test_a_full_board_is_worth_its_score() -> None:
 
 
 @needs_native
+@pytest.mark.parametrize("kind", MODELS)
 @settings(max_examples=200, deadline=None)
-@given(boards(), st.integers(0, 3))
-def test_the_c_value_is_the_python_value_bit_for_bit(board: Board, powers: int) -> None:
-    native = fast.NativeNTuple(WEIGHTS, MODEL.power_a, MODEL.power_b)
+@given(board=boards(), powers=st.integers(0, 3))
+def test_the_c_value_is_the_python_value_bit_for_bit(kind: str, board: Board, powers: int) -> None:
+    model = MODELS[kind]
+    native = fast.NativeNTuple(model.weights, model.power_a, model.power_b)
     assert fast._native is not None
     assert fast._native.nt_value(bytes(board.cells), native.network) == network_value(
-        board.cells, WEIGHTS
+        board.cells, model.weights
     )
-    assert native.value(board.cells, powers) == NTupleValue(MODEL)(board.cells, powers)
+    assert native.value(board.cells, powers) == NTupleValue(model)(board.cells, powers)
 
 
 @needs_native
-@settings(max_examples=25, deadline=None)
+@pytest.mark.parametrize("kind", MODELS)
+@settings(max_examples=20, deadline=None)
 @given(board=played_boards(), powers=st.integers(0, 3))
-def test_the_best_play_of_every_roll_is_the_python_one(board: Board, powers: int) -> None:
+def test_the_best_play_of_every_roll_is_the_python_one(
+    kind: str, board: Board, powers: int
+) -> None:
     """The one-roll expectimax's chance node with the network (ruins and rescues too)."""
-    python, native = Evaluator(MODEL, native=False), Evaluator(MODEL, native=True)
+    model = MODELS[kind]
+    python, native = Evaluator(model, native=False), Evaluator(model, native=True)
     cells = board.cells
     if EMPTY not in cells:
         return
@@ -100,14 +109,15 @@ def test_the_best_play_of_every_roll_is_the_python_one(board: Board, powers: int
 
 
 @needs_native
-@settings(max_examples=60, deadline=None)
+@pytest.mark.parametrize("kind", MODELS)
+@settings(max_examples=40, deadline=None)
 @given(
     board=played_boards(),
     dice=st.tuples(*[st.integers(1, 6)] * 4),
     minimum=st.integers(2, 3),
 )
 def test_self_play_takes_the_best_afterstate(
-    board: Board, dice: tuple[int, int, int, int], minimum: int
+    kind: str, board: Board, dice: tuple[int, int, int, int], minimum: int
 ) -> None:
     """The C self-play's choice is the best score + value among the engine's staged results
     (or RUINS when there is none)."""
@@ -116,18 +126,19 @@ def test_self_play_takes_the_best_afterstate(
         return
     required = min(minimum, empty)
     assert fast._native is not None
-    value, after = fast._native.nt_best(bytes(board.cells), dice, required, WEIGHTS.tobytes())
+    model = MODELS[kind]
+    value, after = fast._native.nt_best(bytes(board.cells), dice, required, model.weights.tobytes())
     values = []
     for order in staged_results(board, list(dice), required):
-        values.append(NTupleValue(MODEL)(board.with_numbers(order).cells, 0))
+        values.append(NTupleValue(model)(board.with_numbers(order).cells, 0))
     if not values:
         for sq in range(16):
             if board.cells[sq] == EMPTY:
                 cells = list(board.cells)
                 cells[sq] = 7
-                values.append(NTupleValue(MODEL)(tuple(cells), 0))
+                values.append(NTupleValue(model)(tuple(cells), 0))
     assert value == max(values)
-    assert NTupleValue(MODEL)(tuple(after), 0) == value
+    assert NTupleValue(model)(tuple(after), 0) == value
 
 
 def test_the_shipped_form_is_int16_and_loses_at_most_half_a_step() -> None:
@@ -142,8 +153,11 @@ def test_the_shipped_form_is_int16_and_loses_at_most_half_a_step() -> None:
 
 
 @needs_native
-def test_training_is_seeded_and_resumes_to_the_same_weights(tmp_path: Path) -> None:
-    whole = train_network(Difficulty.NIGHTMARE, 600, 5, chunk=200)
+@pytest.mark.parametrize(("learning", "masked"), [("tc", False), ("td", False), ("tc", True)])
+def test_training_is_seeded_and_resumes_to_the_same_weights(
+    tmp_path: Path, learning: str, masked: bool
+) -> None:
+    whole = train_network(Difficulty.NIGHTMARE, 600, 5, chunk=200, learning=learning, masked=masked)
     checkpoint = tmp_path / "run.checkpoint"
 
     class Stop(Exception):
@@ -155,16 +169,33 @@ def test_training_is_seeded_and_resumes_to_the_same_weights(tmp_path: Path) -> N
 
     with pytest.raises(Stop):
         train_network(
-            Difficulty.NIGHTMARE, 600, 5, chunk=200, checkpoint=checkpoint, progress=stop_after_one
+            Difficulty.NIGHTMARE,
+            600,
+            5,
+            chunk=200,
+            learning=learning,
+            masked=masked,
+            checkpoint=checkpoint,
+            progress=stop_after_one,
         )
-    resumed = train_network(Difficulty.NIGHTMARE, 600, 5, chunk=200, checkpoint=checkpoint)
+    resumed = train_network(
+        Difficulty.NIGHTMARE,
+        600,
+        5,
+        chunk=200,
+        learning=learning,
+        masked=masked,
+        checkpoint=checkpoint,
+    )
     assert resumed.weights == whole.weights
     assert resumed.curve == whole.curve
-    other = train_network(Difficulty.NIGHTMARE, 600, 6, chunk=200)
+    other = train_network(Difficulty.NIGHTMARE, 600, 6, chunk=200, learning=learning, masked=masked)
     assert other.weights != whole.weights
     assert "<svg" in curve_svg(whole)
     with pytest.raises(ValueError, match="another run"):
-        train_network(Difficulty.NIGHTMARE, 900, 5, checkpoint=checkpoint)
+        train_network(
+            Difficulty.NIGHTMARE, 900, 5, learning=learning, masked=masked, checkpoint=checkpoint
+        )
 
 
 @needs_native

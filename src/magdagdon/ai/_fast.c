@@ -471,13 +471,14 @@ struct search {
     const double *table;
     const double *params;
     const float *nt; /* an n-tuple network's weights, or NULL: the linear value */
+    int nt_masked;
     double power_a, power_b; /* with nt: a power held is worth power_a + power_b * empty / 16 */
     double best[2401];
     long work;
 };
 
-static double nt_learned(const unsigned char *cells, int powers, const float *w, double pa,
-                         double pb);
+static double nt_learned(const unsigned char *cells, int powers, const float *w, int masked,
+                         double pa, double pb);
 
 static double exact_value(const unsigned char *cells, int minimum, const double *table,
                           const double *params);
@@ -501,7 +502,7 @@ child_value(const unsigned char *child, const struct search *s)
             return exact_value(child, s->minimum, s->table, s->params);
     }
     if (s->nt != NULL)
-        return nt_learned(child, s->powers, s->nt, s->power_a, s->power_b);
+        return nt_learned(child, s->powers, s->nt, s->nt_masked, s->power_a, s->power_b);
     return board_value(child, s->powers, s->table, s->params);
 }
 
@@ -778,9 +779,13 @@ fast_best_rolls(PyObject *self, PyObject *args)
  */
 #define NT_TUPLES 7
 #define NT_SYMS 8
-#define NT_READS (NT_TUPLES * NT_SYMS + 1)
 #define NT_BIAS (5 * 4096 + 2 * 262144)
 #define NT_SIZE (NT_BIAS + 17)
+/* A masked network also reads the outer and the inner row with 24 codes a square (the line
+   table's: an empty square coded by the values it allows), in a table of 24**4 each. */
+#define NT_MASKED_TABLE (NCODES * NCODES * NCODES * NCODES)
+#define NT_SIZE_MASKED (NT_BIAS + 2 * NT_MASKED_TABLE + 17)
+#define NT_MAX_READS (NT_TUPLES * NT_SYMS + 2 * NT_SYMS + 1)
 
 static const int NT_SHAPES[NT_TUPLES][6] = {
     {0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 4, 5}, {1, 2, 5, 6}, {5, 6, 9, 10},
@@ -823,18 +828,43 @@ nt_index(const unsigned char *cells, int t, int s)
     return NT_OFFSET[t] + idx;
 }
 
-/* The network's value of a board: the expected change of its score still to come. */
-static double
-nt_value(const unsigned char *cells, const float *w)
+/* The weights a board reads, in the order they are summed; their number. */
+static int
+nt_reads(const unsigned char *cells, int masked, long *idx)
 {
-    int empty = count_empty(cells);
-    if (!empty)
-        return 0.0;
-    double acc = 0.0;
+    int n = 0;
     for (int t = 0; t < NT_TUPLES; t++)
         for (int s = 0; s < NT_SYMS; s++)
-            acc += (double)w[nt_index(cells, t, s)];
-    acc += (double)w[NT_BIAS + empty];
+            idx[n++] = nt_index(cells, t, s);
+    long bias = NT_BIAS;
+    if (masked) {
+        int code[16];
+        for (int sq = 0; sq < 16; sq++)
+            code[sq] = square_code(cells[sq], cells[sq] == EMPTY ? allowed_mask(cells, sq) : 0);
+        for (int t = 0; t < 2; t++)
+            for (int s = 0; s < NT_SYMS; s++) {
+                long x = 0;
+                for (int i = 0; i < 4; i++)
+                    x = x * NCODES + code[nt_squares[t][s][i]];
+                idx[n++] = NT_BIAS + t * NT_MASKED_TABLE + x;
+            }
+        bias = NT_BIAS + 2 * NT_MASKED_TABLE;
+    }
+    idx[n++] = bias + count_empty(cells);
+    return n;
+}
+
+/* The network's value of a board: the expected change of its score still to come. */
+static double
+nt_value(const unsigned char *cells, const float *w, int masked)
+{
+    if (!count_empty(cells))
+        return 0.0;
+    long idx[NT_MAX_READS];
+    int n = nt_reads(cells, masked, idx);
+    double acc = 0.0;
+    for (int i = 0; i < n; i++)
+        acc += (double)w[idx[i]];
     return acc;
 }
 
@@ -888,23 +918,26 @@ board_score(const unsigned char *cells)
 /* The learned value of an afterstate by the network: its score plus the network's value
    plus what the powers held are worth (NTupleValue.__call__). */
 static double
-nt_learned(const unsigned char *cells, int powers, const float *w, double pa, double pb)
+nt_learned(const unsigned char *cells, int powers, const float *w, int masked, double pa,
+           double pb)
 {
     int empty = count_empty(cells);
     double score = (double)board_score(cells);
     if (!empty)
         return score;
-    return score + nt_value(cells, w) + (double)powers * (pa + pb * (double)empty / 16.0);
+    return score + nt_value(cells, w, masked) + (double)powers * (pa + pb * (double)empty / 16.0);
 }
 
+/* A network's layout by its size: 0 plain, 1 masked (-1 and an error: neither). */
 static int
 get_network(Py_buffer *view)
 {
-    if (view->len != (Py_ssize_t)(NT_SIZE * sizeof(float))) {
-        PyErr_Format(PyExc_ValueError, "network: %d floats expected", NT_SIZE);
-        return -1;
-    }
-    return 0;
+    if (view->len == (Py_ssize_t)(NT_SIZE * sizeof(float)))
+        return 0;
+    if (view->len == (Py_ssize_t)(NT_SIZE_MASKED * sizeof(float)))
+        return 1;
+    PyErr_Format(PyExc_ValueError, "network: %d or %d floats expected", NT_SIZE, NT_SIZE_MASKED);
+    return -1;
 }
 
 static PyObject *
@@ -915,8 +948,9 @@ fast_nt_value(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*y*", &cv, &wv))
         return NULL;
     PyObject *out = NULL;
-    if (parse_cells(&cv, &cells) == 0 && get_network(&wv) == 0)
-        out = PyFloat_FromDouble(nt_value(cells, (const float *)wv.buf));
+    int masked;
+    if (parse_cells(&cv, &cells) == 0 && (masked = get_network(&wv)) >= 0)
+        out = PyFloat_FromDouble(nt_value(cells, (const float *)wv.buf, masked));
     PyBuffer_Release(&cv);
     PyBuffer_Release(&wv);
     return out;
@@ -932,8 +966,10 @@ fast_nt_learned(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*iy*dd", &cv, &powers, &wv, &pa, &pb))
         return NULL;
     PyObject *out = NULL;
-    if (parse_cells(&cv, &cells) == 0 && get_network(&wv) == 0)
-        out = PyFloat_FromDouble(nt_learned(cells, powers, (const float *)wv.buf, pa, pb));
+    int masked;
+    if (parse_cells(&cv, &cells) == 0 && (masked = get_network(&wv)) >= 0)
+        out = PyFloat_FromDouble(
+            nt_learned(cells, powers, (const float *)wv.buf, masked, pa, pb));
     PyBuffer_Release(&cv);
     PyBuffer_Release(&wv);
     return out;
@@ -951,7 +987,9 @@ fast_nt_best_rolls(PyObject *self, PyObject *args)
         return NULL;
     PyObject *tops = NULL;
     long work = 0;
-    if (parse_cells(&cv, &cells) < 0 || get_network(&wv) < 0 || parse_model(&tv, &pv) < 0)
+    int masked = 0;
+    if (parse_cells(&cv, &cells) < 0 || (masked = get_network(&wv)) < 0 ||
+        parse_model(&tv, &pv) < 0)
         goto done;
     if (exact_empty && (powers || minimum < 1 || minimum > 4 || exact_empty > 4)) {
         PyErr_SetString(PyExc_ValueError,
@@ -972,6 +1010,7 @@ fast_nt_best_rolls(PyObject *self, PyObject *args)
     s->table = (const double *)tv.buf;
     s->params = (const double *)pv.buf;
     s->nt = (const float *)wv.buf;
+    s->nt_masked = masked;
     s->power_a = pa;
     s->power_b = pb;
     s->work = 0;
@@ -1011,6 +1050,7 @@ struct play {
     int allowed0[16];
     int count[7];
     const float *w;
+    int masked;
     double best;
     int found;
 };
@@ -1027,7 +1067,7 @@ splitmix(unsigned long long *state)
 static void
 consider(struct play *p, const unsigned char *child)
 {
-    double v = (double)board_score(child) + nt_value(child, p->w);
+    double v = (double)board_score(child) + nt_value(child, p->w, p->masked);
     if (!p->found || v > p->best) {
         p->found = 1;
         p->best = v;
@@ -1117,13 +1157,13 @@ play_turn(struct play *p, const int *dice, int required)
 }
 
 static void
-nt_update(const unsigned char *cells, float *w, double step)
+nt_update(const unsigned char *cells, float *w, int masked, double step)
 {
     float d = (float)step;
-    for (int t = 0; t < NT_TUPLES; t++)
-        for (int s = 0; s < NT_SYMS; s++)
-            w[nt_index(cells, t, s)] += d;
-    w[NT_BIAS + count_empty(cells)] += d;
+    long idx[NT_MAX_READS];
+    int n = nt_reads(cells, masked, idx);
+    for (int i = 0; i < n; i++)
+        w[idx[i]] += d;
 }
 
 /* Temporal coherence (Jaskowski 2018): each weight's step is scaled by |E| / A, the net
@@ -1138,12 +1178,13 @@ tc_step(float *w, float *e, float *a, long i, double rate, double error)
 }
 
 static void
-nt_update_tc(const unsigned char *cells, float *w, float *e, float *a, double rate, double error)
+nt_update_tc(const unsigned char *cells, float *w, int masked, float *e, float *a, double rate,
+             double error)
 {
-    for (int t = 0; t < NT_TUPLES; t++)
-        for (int s = 0; s < NT_SYMS; s++)
-            tc_step(w, e, a, nt_index(cells, t, s), rate, error);
-    tc_step(w, e, a, NT_BIAS + count_empty(cells), rate, error);
+    long idx[NT_MAX_READS];
+    int n = nt_reads(cells, masked, idx);
+    for (int i = 0; i < n; i++)
+        tc_step(w, e, a, idx[i], rate, error);
 }
 
 static PyObject *
@@ -1159,8 +1200,9 @@ fast_nt_train(PyObject *self, PyObject *args)
                           &alpha1, &start, &total, &learn, &ev, &av))
         return NULL;
     int tc = ev.buf != NULL && av.buf != NULL;
-    if (get_network(&wv) < 0 || (ev.buf != NULL && get_network(&ev) < 0) ||
-        (av.buf != NULL && get_network(&av) < 0) || minimum < 1 || minimum > 4 || total < 1) {
+    int masked = get_network(&wv);
+    if (masked < 0 || (ev.buf != NULL && ev.len != wv.len) ||
+        (av.buf != NULL && av.len != wv.len) || minimum < 1 || minimum > 4 || total < 1) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "a minimum of 1 to 4 dice and games to play");
         PyBuffer_Release(&wv);
@@ -1178,12 +1220,14 @@ fast_nt_train(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     }
     p->w = w;
+    p->masked = masked;
+    int reads = NT_TUPLES * NT_SYMS + 1 + (masked ? 2 * NT_SYMS : 0);
     long long score_sum = 0, ruins = 0;
     Py_BEGIN_ALLOW_THREADS
     for (long g = 0; g < games; g++) {
         /* the step falls geometrically from alpha0 to alpha1 over the run's games */
         double alpha = alpha0 * pow(alpha1 / alpha0, (double)(start + g) / (double)total);
-        double rate = alpha / (double)NT_READS;
+        double rate = alpha / (double)reads;
         memset(p->cells, EMPTY, 16);
         int first = 1, empty;
         while ((empty = count_empty(p->cells)) > 0) {
@@ -1193,11 +1237,11 @@ fast_nt_train(PyObject *self, PyObject *args)
             play_turn(p, dice, minimum < empty ? minimum : empty);
             if (learn && !first) {
                 double target = p->best - (double)board_score(p->cells);
-                double error = target - nt_value(p->cells, w);
+                double error = target - nt_value(p->cells, w, masked);
                 if (tc)
-                    nt_update_tc(p->cells, w, tc_e, tc_a, rate, error);
+                    nt_update_tc(p->cells, w, masked, tc_e, tc_a, rate, error);
                 else
-                    nt_update(p->cells, w, rate * error);
+                    nt_update(p->cells, w, masked, rate * error);
             }
             first = 0;
             memcpy(p->cells, p->best_child, 16);
@@ -1225,7 +1269,8 @@ fast_nt_best(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*(iiii)iy*", &cv, &d[0], &d[1], &d[2], &d[3], &required, &wv))
         return NULL;
     PyObject *out = NULL;
-    if (parse_cells(&cv, &cells) == 0 && get_network(&wv) == 0) {
+    int masked;
+    if (parse_cells(&cv, &cells) == 0 && (masked = get_network(&wv)) >= 0) {
         struct play *p = PyMem_Malloc(sizeof(struct play));
         if (p == NULL)
             out = PyErr_NoMemory();
@@ -1238,6 +1283,7 @@ fast_nt_best(PyObject *self, PyObject *args)
             else {
                 memcpy(p->cells, cells, 16);
                 p->w = (const float *)wv.buf;
+                p->masked = masked;
                 play_turn(p, d, required);
                 out = Py_BuildValue("(dy#)", p->best, (const char *)p->best_child,
                                     (Py_ssize_t)16);
@@ -1304,6 +1350,7 @@ PyInit__fast(void)
         PyModule_AddIntConstant(m, "NLINE_WEIGHTS", NLINE_WEIGHTS) < 0 ||
         PyModule_AddIntConstant(m, "NROLLS", NROLLS) < 0 ||
         PyModule_AddIntConstant(m, "NT_SIZE", NT_SIZE) < 0 ||
+        PyModule_AddIntConstant(m, "NT_SIZE_MASKED", NT_SIZE_MASKED) < 0 ||
         PyModule_AddIntConstant(m, "EMPTY", EMPTY) < 0 ||
         PyModule_AddIntConstant(m, "RUIN", RUIN) < 0) {
         Py_DECREF(m);

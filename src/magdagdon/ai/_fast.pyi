@@ -32,7 +32,9 @@ def exact(cells: bytes, minimum: int, table: bytes, params: bytes) -> float:
     """The expected final score of a board with no power left, played exactly to the end."""
 
 NT_SIZE: int
-"""The number of weights of an n-tuple network (see :mod:`magdagdon.ai.ntuple`)."""
+"""The number of weights of a plain n-tuple network (see :mod:`magdagdon.ai.ntuple`)."""
+NT_SIZE_MASKED: int
+"""The number of weights of a masked n-tuple network."""
 
 def nt_value(cells: bytes, network: bytes) -> float:
     """An n-tuple network's value of a board (the expected change of its score to come)."""

@@ -24,6 +24,7 @@ from ..engine import BONUS_POINTS, EMPTY, RUIN, RUIN_PENALTY, Bonus
 from ..engine.native import native
 from .features import NAMES
 from .ntuple import SIZE as NT_SIZE
+from .ntuple import SIZE_MASKED as NT_SIZE_MASKED
 from .rolls import ROLLS
 
 _native: ModuleType | None = native("magdagdon.ai._fast")
@@ -73,6 +74,7 @@ def check_layout(module: ModuleType) -> None:
         "NLINE_WEIGHTS": (module.NLINE_WEIGHTS, len(_LINE_NAMES)),
         "NROLLS": (module.NROLLS, len(ROLLS)),
         "NT_SIZE": (module.NT_SIZE, NT_SIZE),
+        "NT_SIZE_MASKED": (module.NT_SIZE_MASKED, NT_SIZE_MASKED),
         "EMPTY": (module.EMPTY, EMPTY),
         "RUIN": (module.RUIN, RUIN),
     }

@@ -25,10 +25,13 @@ from typing import Any
 
 from ..engine import Difficulty
 from ..engine.native import native
-from .ntuple import SIZE, new_weights
+from .ntuple import SIZE, SIZE_MASKED, new_weights
 
-ALPHA = (0.1, 0.01)
-"""The step at the start and at the end of a run (before it is divided over the reads)."""
+ALPHA = {"td": (0.1, 0.01), "tc": (1.0, 1.0)}
+"""Per way of learning, the step at the start and at the end of a run (before it is divided
+over the 57 weights read): plain TD(0) falls from 0.1 to 0.01; with temporal coherence each
+weight's step is also scaled by its own |net error| / absolute error, which anneals it."""
+LEARNING = ("td", "tc")
 
 
 @dataclass
@@ -38,13 +41,20 @@ class Run:
     difficulty: Difficulty
     games: int
     seed: int
-    alpha: tuple[float, float] = ALPHA
+    learning: str = "td"
+    alpha: tuple[float, float] = ALPHA["td"]
+    masked: bool = False
+    """A masked network (the rows read with the values an empty square allows, too)."""
     done: int = 0
     state: int = 0
     seconds: float = 0.0
     curve: list[tuple[int, float, float]] = field(default_factory=list)
     """(games played, mean final score, ruins per game) of each chunk."""
     weights: array[float] = field(default_factory=new_weights, repr=False)
+    errors: array[float] = field(default_factory=new_weights, repr=False)
+    """Temporal coherence: each weight's net error."""
+    absolute: array[float] = field(default_factory=new_weights, repr=False)
+    """Temporal coherence: each weight's absolute error."""
 
     def header(self) -> dict[str, Any]:
         """Everything but the weights, as JSON."""
@@ -52,7 +62,9 @@ class Run:
             "difficulty": self.difficulty.value,
             "games": self.games,
             "seed": self.seed,
+            "learning": self.learning,
             "alpha": list(self.alpha),
+            "masked": self.masked,
             "done": self.done,
             "state": self.state,
             "seconds": round(self.seconds, 1),
@@ -60,11 +72,13 @@ class Run:
         }
 
     def save(self, path: Path) -> None:
-        """Write a checkpoint (a JSON line, then the float32 weights)."""
+        """Write a checkpoint (a JSON line, then the float32 weights, net and absolute
+        errors)."""
         tmp = path.with_suffix(".tmp")
         with tmp.open("wb") as f:
             f.write(json.dumps(self.header()).encode() + b"\n")
-            f.write(self.weights.tobytes())
+            for part in (self.weights, self.errors, self.absolute):
+                f.write(part.tobytes())
         tmp.replace(path)
 
     @classmethod
@@ -73,20 +87,26 @@ class Run:
         data = path.read_bytes()
         line, _, raw = data.partition(b"\n")
         h = json.loads(line)
-        weights = array("f")
-        weights.frombytes(raw)
-        if len(weights) != SIZE:
+        size = SIZE_MASKED if h.get("masked") else SIZE
+        if len(raw) != 3 * 4 * size:
             raise ValueError(f"{path}: a checkpoint of other tuples")
+        parts = []
+        for i in range(3):
+            part = array("f")
+            part.frombytes(raw[i * 4 * size : (i + 1) * 4 * size])
+            parts.append(part)
         return cls(
             Difficulty(h["difficulty"]),
             h["games"],
             h["seed"],
+            h["learning"],
             (h["alpha"][0], h["alpha"][1]),
+            h.get("masked", False),
             h["done"],
             h["state"],
             h["seconds"],
             [(int(g), float(m), float(r)) for g, m, r in h["curve"]],
-            weights,
+            *parts,
         )
 
 
@@ -95,35 +115,67 @@ def train_network(
     games: int,
     seed: int,
     *,
+    learning: str = "td",
+    masked: bool = False,
     chunk: int = 20_000,
     checkpoint: Path | None = None,
     progress: Callable[[Run], None] | None = None,
 ) -> Run:
     """Train (or resume from ``checkpoint``, when it holds the same run) a network of
-    ``difficulty`` for ``games`` self-play games from ``seed``."""
+    ``difficulty`` for ``games`` self-play games from ``seed``, ``learning`` by temporal
+    coherence (``tc``) or plain TD(0) (``td``); ``masked``: a masked network (see
+    :data:`~.ntuple.SIZE_MASKED`)."""
     module = native("magdagdon.ai._fast")
     if module is None:
         raise RuntimeError("training needs the C accelerator (magdagdon.ai._fast)")
-    run = Run(difficulty, games, seed, state=seed & (2**64 - 1))
+    if learning not in ALPHA:
+        raise ValueError(f"unknown learning {learning!r}: {', '.join(LEARNING)}")
+    zeros = new_weights(masked)
+    run = Run(
+        difficulty,
+        games,
+        seed,
+        learning,
+        ALPHA[learning],
+        masked,
+        state=seed & (2**64 - 1),
+        weights=zeros,
+        errors=array("f", zeros),
+        absolute=array("f", zeros),
+    )
     if checkpoint is not None and checkpoint.exists():
         found = Run.load(checkpoint)
-        same = (found.difficulty, found.games, found.seed, found.alpha)
-        if same != (difficulty, games, seed, ALPHA):
+        same = (
+            found.difficulty,
+            found.games,
+            found.seed,
+            found.learning,
+            found.alpha,
+            found.masked,
+        )
+        if same != (difficulty, games, seed, learning, ALPHA[learning], masked):
             raise ValueError(f"{checkpoint} holds another run: {found.header()}")
         run = found
     buffer = bytearray(run.weights.tobytes())
+    errors = bytearray(run.errors.tobytes())
+    absolute = bytearray(run.absolute.tobytes())
+    extra: tuple[bool, bytearray, bytearray] | tuple[()] = (
+        (True, errors, absolute) if learning == "tc" else ()
+    )
     while run.done < games:
         n = min(chunk, games - run.done)
         start = time.perf_counter()
         state, total, ruins = module.nt_train(
-            buffer, difficulty.minimum, n, run.state, *run.alpha, run.done, games
+            buffer, difficulty.minimum, n, run.state, *run.alpha, run.done, games, *extra
         )
         run.seconds += time.perf_counter() - start
         run.state = state
         run.done += n
         run.curve.append((run.done, round(total / n, 2), round(ruins / n, 3)))
-        run.weights = array("f")
-        run.weights.frombytes(bytes(buffer))
+        for name, raw in (("weights", buffer), ("errors", errors), ("absolute", absolute)):
+            part = array("f")
+            part.frombytes(bytes(raw))
+            setattr(run, name, part)
         if checkpoint is not None:
             run.save(checkpoint)
         if progress is not None:
@@ -149,7 +201,7 @@ def curve_svg(run: Run, width: int = 480, height: int = 240) -> str:
     line = " ".join(xy(g, m) for g, m in points)
     title = (
         f"{run.difficulty.value}: mean final score of the self-play games, "
-        f"{run.games:,} games, seed {run.seed}"
+        f"{run.games:,} games, seed {run.seed}, {run.learning}"
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -169,4 +221,4 @@ def curve_svg(run: Run, width: int = 480, height: int = 240) -> str:
     )
 
 
-__all__ = ["ALPHA", "Run", "curve_svg", "train_network"]
+__all__ = ["ALPHA", "LEARNING", "Run", "curve_svg", "train_network"]

@@ -34,7 +34,8 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from ..engine import EMPTY, Difficulty
+from ..engine import EMPTY, RUIN, Difficulty
+from ..engine.board import NEIGHBOURS, bits
 from .features import quick_score
 
 SHAPES: Final = (
@@ -74,9 +75,30 @@ def _offsets() -> tuple[int, ...]:
 
 _OFFSETS: Final = _offsets()
 BIAS: Final = _OFFSETS[-1]
-"""Where the bias by the number of empty squares (0–16) starts."""
+"""Where the bias by the number of empty squares (0–16) starts (in a plain network)."""
 SIZE: Final = BIAS + 17
-"""The number of weights of a network."""
+"""The number of weights of a plain network."""
+MASKED_TABLE: Final = 24**4
+MASKED_BIAS: Final = BIAS + 2 * MASKED_TABLE
+SIZE_MASKED: Final = MASKED_BIAS + 17
+"""The number of weights of a masked network: it also reads the outer and the inner row (8
+readings each) with 24 codes a square, an empty square coded by the values it may take
+(within 1 of every number beside it), in a table of 24**4 each, before the bias."""
+
+
+def _mask_codes() -> dict[int, int]:
+    codes = {0: 7, 63: 8}
+    for a in range(1, 7):
+        for b in range(a, min(a + 2, 6) + 1):
+            codes[((1 << (b - a + 1)) - 1) << (a - 1)] = len(codes) + 7
+    return codes
+
+
+_MASK_CODE: Final = _mask_codes()
+_NEAR: Final = tuple(
+    0 if v == 0 else sum(1 << (w - 1) for w in (v - 1, v, v + 1) if 1 <= w <= 6) for v in range(7)
+)
+_NEIGHBOURS: Final = tuple(tuple(bits(NEIGHBOURS[sq])) for sq in range(16))
 
 READS: Final = (
     *(
@@ -86,16 +108,38 @@ READS: Final = (
     ),
     (BIAS, ()),
 )
-"""The 57 readings of a board, in the order they are summed: (table offset, squares)."""
+"""The 57 readings of a plain board, in the order they are summed: (table offset, squares)."""
+
+MASKED_READS: Final = tuple(
+    (BIAS + t * MASKED_TABLE, tuple(symmetry(sq, s) for sq in SHAPES[t]))
+    for t in range(2)
+    for s in range(8)
+)
+"""The 16 readings a masked network adds (after the plain ones, before the bias)."""
 
 
-def new_weights() -> array[float]:
-    """A network of zeros (float32)."""
-    return array("f", bytes(4 * SIZE))
+def new_weights(masked: bool = False) -> array[float]:
+    """A network of zeros (float32), plain or masked."""
+    return array("f", bytes(4 * (SIZE_MASKED if masked else SIZE)))
+
+
+def _code(cells: Sequence[int], sq: int) -> int:
+    c = cells[sq]
+    if c == RUIN:
+        return 6
+    if c != EMPTY:
+        return c - 1
+    allowed = 63
+    for n in _NEIGHBOURS[sq]:
+        v = cells[n]
+        if v != EMPTY and v != RUIN:
+            allowed &= _NEAR[v]
+    return _MASK_CODE[allowed]
 
 
 def network_value(cells: Sequence[int], weights: Sequence[float]) -> float:
-    """The network's value of a board: the expected change of its score still to come."""
+    """The network's value of a board: the expected change of its score still to come (a
+    masked network when ``weights`` has :data:`SIZE_MASKED` of them)."""
     empty = sum(1 for c in cells if c == EMPTY)
     if not empty:
         return 0.0
@@ -105,7 +149,16 @@ def network_value(cells: Sequence[int], weights: Sequence[float]) -> float:
         for sq in squares:
             index = index * 8 + cells[sq]
         acc += weights[offset + index]
-    acc += weights[BIAS + empty]
+    bias = BIAS
+    if len(weights) == SIZE_MASKED:
+        codes = [_code(cells, sq) for sq in range(16)]
+        for offset, squares in MASKED_READS:
+            index = 0
+            for sq in squares:
+                index = index * 24 + codes[sq]
+            acc += weights[offset + index]
+        bias = MASKED_BIAS
+    acc += weights[bias + empty]
     return acc
 
 
@@ -162,11 +215,11 @@ def decode_network(data: bytes) -> array[float]:
     if not data.startswith(_MAGIC):
         raise ValueError("not an n-tuple network file")
     scale, n = struct.unpack_from("<dI", data, len(_MAGIC))
-    if n != SIZE:
-        raise ValueError(f"a network of {n} weights, {SIZE} expected: other tuples")
+    if n not in (SIZE, SIZE_MASKED):
+        raise ValueError(f"a network of {n} weights, {SIZE} or {SIZE_MASKED} expected")
     q = array("h")
     q.frombytes(lzma.decompress(data[len(_MAGIC) + 12 :]))
-    if len(q) != SIZE:
+    if len(q) != n:
         raise ValueError("a truncated network file")
     return array("f", (v * scale for v in q))
 
@@ -215,6 +268,7 @@ __all__ = [
     "READS",
     "SHAPES",
     "SIZE",
+    "SIZE_MASKED",
     "NTupleModel",
     "NTupleValue",
     "decode_network",
