@@ -105,12 +105,15 @@ def expected_and_final(job: tuple[str, int, int]) -> list[tuple[int, float, int]
     return [(empty, value, final) for empty, value in seen]
 
 
-def calibration(games: int, seed: int, processes: int) -> None:
+def calibration(
+    games: int, seed: int, processes: int, difficulties: list[str] | None = None
+) -> None:
     """The table of final − expected score, per difficulty and band of empty squares."""
     print(f"final score − expected score of the chosen move, {games} games of the strong player")
     print(f"{'difficulty':<11}" + "".join(f"{f'{hi}–{lo} empty':>17}" for hi, lo in BANDS))
+    levels = [Difficulty(d) for d in difficulties] if difficulties else list(Difficulty)
     with get_context("spawn").Pool(processes) as pool:
-        for difficulty in Difficulty:
+        for difficulty in levels:
             jobs = [(difficulty.value, seed, i) for i in range(games)]
             rows = [r for game in pool.map(expected_and_final, jobs) for r in game]
             cells = []
@@ -197,7 +200,7 @@ def main() -> None:
     if args.hints:
         hints(args.hints, args.seed)
     if args.calibration:
-        calibration(args.calibration, args.seed, args.processes)
+        calibration(args.calibration, args.seed, args.processes, args.difficulties)
 
 
 if __name__ == "__main__":
