@@ -2,7 +2,8 @@
 a hint takes, and how well a hint's expected score foretells the final one.
 
 Run: ``python -m benchmarks.ai [--games 1000] [--seed 0] [--processes 2] [--bots ...]
-[--hints 300] [--blocks 100] [--calibration 300]`` from the repository root. Prints one table:
+[--hints 300] [--blocks 100] [--calibration 300] [--http 30] [--difficulties ...] [--vs
+BOT]`` from the repository root. Prints one table:
 mean ± 95% CI of the final score, ruins per game, and milliseconds per decision (p50 / p99);
 with ``--blocks N``, under each row the mean of every N consecutive games (how far a smaller
 sample of the same seeds can stray from the mean); then the hint latency (p50 / p95 / max)
@@ -11,7 +12,9 @@ MAGDAGDON), answered by a fresh coach each time as a server process would after 
 (the slowest case: nothing memoised). With ``--calibration N``, the strong player plays N
 games of each difficulty and a table says how far the expected final score it gives its
 chosen move (what a hint shows) lies from the score the game then ends with, by the empty
-squares at the decision. Prints figures; asserts nothing.
+squares at the decision. With ``--http N``, a served game's hints are timed over HTTP in N
+games played by them. ``--difficulties`` keeps to some; ``--vs BOT`` adds every bot's paired
+difference with BOT on the same seeds. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -173,6 +176,48 @@ def hints(count: int, seed: int) -> None:
     )
 
 
+def http_hints(games: int, seed: int) -> None:
+    """Hint latency over HTTP: ``games`` games (the difficulties in turn) played through a
+    served game's API by its own hints, every hint timed from request to answer."""
+    import tempfile
+    from pathlib import Path
+
+    import httpx2
+
+    from tests.utils.api import act, new_game
+    from tests.utils.server import running_server
+
+    times: dict[str, list[float]] = {d.value: [] for d in Difficulty}
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'magdagdon.db'}"
+        with running_server(url) as base, httpx2.Client(base_url=base, timeout=60) as client:
+            for index in range(games):
+                difficulty = list(Difficulty)[index % 3].value
+                view = new_game(client, difficulty, seed=10**6 + seed * 10_000 + index)
+                while view["phase"] != "over":
+                    if view["phase"] == "roll":
+                        view = act(client, view, {"type": "roll"})
+                        continue
+                    start = time.perf_counter()
+                    r = client.get(f"/api/games/{view['id']}/hint")
+                    times[difficulty].append((time.perf_counter() - start) * 1000)
+                    assert r.status_code == 200, r.text
+                    for action in r.json()["plan"]:
+                        view = act(client, view, action)
+    every = [t for ts in times.values() for t in ts]
+    print(
+        f"hint latency over HTTP, {len(every)} hints in {games} games played by them: "
+        f"p50 {statistics.median(every):.0f} ms, p95 {_percentile(every, 0.95):.0f} ms, "
+        f"max {max(every):.0f} ms"
+    )
+    for difficulty, ts in times.items():
+        if ts:
+            print(
+                f"  {difficulty:<10} {len(ts):>4} hints: p50 {statistics.median(ts):.0f} ms, "
+                f"p95 {_percentile(ts, 0.95):.0f} ms, max {max(ts):.0f} ms"
+            )
+
+
 def main() -> None:
     """Play and print the table, then time the hints."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -192,6 +237,9 @@ def main() -> None:
         "--blocks", type=int, default=0, help="also print the mean of every N games (0: no)"
     )
     parser.add_argument(
+        "--http", type=int, default=0, help="games played by hints over HTTP, timed (0: none)"
+    )
+    parser.add_argument(
         "--calibration", type=int, default=0, help="games per difficulty for the calibration table"
     )
     args = parser.parse_args()
@@ -199,6 +247,8 @@ def main() -> None:
         strength(args)
     if args.hints:
         hints(args.hints, args.seed)
+    if args.http:
+        http_hints(args.http, args.seed)
     if args.calibration:
         calibration(args.calibration, args.seed, args.processes, args.difficulties)
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from magdagdon.ai.fast import AVAILABLE
+from magdagdon.ai.ntuple import decode_network
 from magdagdon.cli import main
 
 
@@ -103,3 +107,24 @@ def test_console_script_module_runs() -> None:
         check=True,
     )
     assert "total 2" in result.stdout
+
+
+@pytest.mark.skipif(not AVAILABLE, reason="the C accelerator is not built")
+def test_train_network_writes_the_network_its_curve_and_provenance(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out_dir, curve = tmp_path / "networks", tmp_path / "curve.svg"
+    args = ["train", "--network", "--difficulty", "survival", "--games", "300", "--seed", "3"]
+    code, _, err = run(capsys, *args, "--output", str(out_dir), "--curve", str(curve))
+    assert code == 0, err
+    assert decode_network((out_dir / "peaceful.nt").read_bytes())  # SURVIVAL uses PEACEFUL's
+    assert "<svg" in curve.read_text()
+    meta = json.loads((out_dir / "networks.json").read_text())
+    entry = meta["networks"]["peaceful.nt"]
+    assert entry["command"] == (
+        "magdagdon train --network --difficulty survival --games 300 --seed 3 --learning td"
+    )
+    assert entry["games"] == 300 and meta["coach"] == []
+    assert not list(out_dir.glob("*.checkpoint"))
+    code, _, err = run(capsys, "train", "--network", "--games", "300")
+    assert code == 2 and "one --difficulty" in err

@@ -365,7 +365,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     levels = tuple(Difficulty(d) for d in args.difficulty) if args.difficulty else tuple(Difficulty)
     data = train(
-        args.games or 1000,
+        args.games or TRAIN_GAMES,
         args.rounds,
         args.seed,
         processes=args.processes,
@@ -376,6 +376,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     Path(args.output).write_text(dumps(data), encoding="utf-8")
     console.print(f"weights written to {args.output}")
     return 0
+
+
+TRAIN_GAMES = 1000
+"""``magdagdon train``'s games per round and difficulty by default."""
+NETWORK_GAMES = 2_000_000
+"""``magdagdon train --network``'s self-play games by default."""
 
 
 def _train_network(args: argparse.Namespace) -> int:
@@ -393,7 +399,7 @@ def _train_network(args: argparse.Namespace) -> int:
         print("--network trains one difficulty: give one --difficulty", file=sys.stderr)
         return 2
     difficulty = Difficulty(args.difficulty[0])
-    games = args.games or 2_000_000
+    games = args.games or NETWORK_GAMES
     out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
     out.mkdir(parents=True, exist_ok=True)
     name = network_file(difficulty)

