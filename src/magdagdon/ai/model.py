@@ -56,15 +56,12 @@ def shipped_model(difficulty: Difficulty) -> Model:
 
 
 def models_problem() -> str | None:
-    """Why the shipped models cannot be loaded (a file missing from an install, fitted on
-    other features, a difficulty left out; the same of the n-tuple networks the coach plays
-    with), or None when every difficulty's loads."""
-    from .ntuple import shipped_network
-
+    """Why the shipped linear models cannot be loaded (a file missing from an install, fitted
+    on other features, a difficulty left out), or None when every difficulty's loads. (The
+    coach's: :func:`magdagdon.ai.strong.models_problem`, the n-tuple networks too.)"""
     try:
         for difficulty in Difficulty:
             shipped_model(difficulty)  # cached once loaded; a failure is tried again
-            shipped_network(difficulty)
     except (OSError, ValueError, KeyError, LZMAError) as exc:
         return f"the strong player's weights cannot be loaded: {type(exc).__name__}: {exc}"
     return None

@@ -39,7 +39,8 @@ from typing import Any, Final
 
 from ..engine import EMPTY, RUIN, Difficulty
 from ..engine.board import NEIGHBOURS, bits
-from .features import quick_score
+from .features import NAMES, quick_score
+from .model import shipped_model
 
 SHAPES: Final = (
     (0, 1, 2, 3),
@@ -249,9 +250,6 @@ def provenance() -> dict[str, Any]:
 def shipped_network(difficulty: Difficulty, coach: bool = True) -> NTupleModel | None:
     """The shipped network of a difficulty; with ``coach``, None where the coach keeps the
     linear model (``networks.json`` says which difficulties the coach plays with a network)."""
-    from .features import NAMES
-    from .model import shipped_model
-
     meta = provenance()
     if coach and difficulty.value not in meta.get("coach", []):
         return None
@@ -263,6 +261,16 @@ def shipped_network(difficulty: Difficulty, coach: bool = True) -> NTupleModel |
     return NTupleModel(
         difficulty, decode_network(data), a, b, dict(meta.get("networks", {}).get(name, {}))
     )
+
+
+def networks_problem() -> str | None:
+    """Why a network the coach plays with cannot be loaded, or None when each loads."""
+    try:
+        for difficulty in Difficulty:
+            shipped_network(difficulty)  # cached once loaded; a failure is tried again
+    except (OSError, ValueError, KeyError, lzma.LZMAError, struct.error) as exc:
+        return f"the coach's n-tuple networks cannot be loaded: {type(exc).__name__}: {exc}"
+    return None
 
 
 __all__ = [
@@ -278,6 +286,7 @@ __all__ = [
     "encode_network",
     "network_file",
     "network_value",
+    "networks_problem",
     "new_weights",
     "provenance",
     "shipped_network",

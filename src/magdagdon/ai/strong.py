@@ -44,8 +44,9 @@ from ..engine import EMPTY, RUIN, Action, Difficulty, Game, Phase, actions, stag
 from ..engine.board import NEIGHBOURS
 from . import fast
 from .evaluator import EXACT_EMPTY, Evaluator
-from .model import WEIGHTS_FILE, Model, load_models, models_problem, shipped_model
-from .ntuple import NTupleModel, shipped_network
+from .model import WEIGHTS_FILE, Model, load_models, shipped_model
+from .model import models_problem as linear_models_problem
+from .ntuple import NTupleModel, networks_problem, shipped_network
 from .players import staging_actions
 from .rolls import ROLLS, Roll, outcomes
 
@@ -112,6 +113,13 @@ def _staging_order(cells: tuple[int, ...], placed: list[tuple[int, int]]) -> lis
         else:
             raise ValueError(f"{placed!r} is not joined to the numbers of {cells!r}")
     return order
+
+
+def models_problem() -> str | None:
+    """Why the coach's values cannot be loaded (the linear models, or the n-tuple networks of
+    the difficulties it plays with one), or None: what ``/api/ready`` and ``magdagdon serve``
+    check."""
+    return linear_models_problem() or networks_problem()
 
 
 class StrongPlayer:
