@@ -58,6 +58,26 @@ def daily(client: Client, difficulty: str = "peaceful") -> Any:
     return play_to_end(client, r.json())
 
 
+def sign_ins_at_once(clients: list[Client], codes: list[str]) -> list[int]:
+    """Each client signs in with its code, all at the same moment; the answers' statuses."""
+    answers: list[int] = []
+    start = threading.Barrier(len(clients))
+
+    def go(client: Client, code: str) -> None:
+        start.wait()
+        r = client.post("/api/account/sign-in/transfer", json={"code": code})
+        answers.append(r.status_code)
+
+    threads = [
+        threading.Thread(target=go, args=(c, code)) for c, code in zip(clients, codes, strict=True)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
 def game_ids(client: Client) -> set[str]:
     r = client.get("/api/players/me/export")
     assert r.status_code == 200
@@ -397,24 +417,7 @@ def test_two_workers_racing_a_merge_lose_nothing(settings: Settings) -> None:
         play_to_end(account, new_game(account, "nightmare", seed=31))
         expected = game_ids(device) | game_ids(account)
         codes = [code_for(account), code_for(account)]
-        answers: list[int] = []
-        start = threading.Barrier(2)
-
-        def go(client: TestClient, code: str) -> None:
-            start.wait()
-            answers.append(
-                client.post("/api/account/sign-in/transfer", json={"code": code}).status_code
-            )
-
-        threads = [
-            threading.Thread(target=go, args=(c, code))
-            for c, code in zip((device, device_again), codes, strict=True)
-        ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert answers == [200, 200]
+        assert sign_ins_at_once([device, device_again], codes) == [200, 200]
         assert game_ids(account) == expected
         engine = create_engine(settings.database_url)
         with engine.connect() as c:
@@ -627,23 +630,7 @@ def test_two_server_processes_racing_a_merge_lose_nothing(database_url: str) -> 
         device_again.cookies.set(COOKIE, device.cookies[COOKIE])  # the same browser
         expected = game_ids(device) | game_ids(account)
         codes = [code_for(account), code_for(account)]
-        answers: list[int] = []
-        start = threading.Barrier(2)
-
-        def go(client: Client, code: str) -> None:
-            start.wait()
-            r = client.post("/api/account/sign-in/transfer", json={"code": code})
-            answers.append(r.status_code)
-
-        threads = [
-            threading.Thread(target=go, args=(c, code))
-            for c, code in zip((device, device_again), codes, strict=True)
-        ]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert answers == [200, 200]
+        assert sign_ins_at_once([device, device_again], codes) == [200, 200]
         assert game_ids(account) == game_ids(device) == game_ids(device_again) == expected
         stats = account.get("/api/players/me/stats").json()
         assert stats["difficulties"]["peaceful"]["finished"] == 2
