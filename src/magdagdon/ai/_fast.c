@@ -537,6 +537,53 @@ assign(struct search *s, int i)
     s->child[sq] = EMPTY;
 }
 
+/* Calls visit(ctx, k, squares) for every set of kmin..4 of the ne empty squares `empties`
+   (in increasing order) whose every part is joined to the numbers (the squares of the bits of
+   `numbers`), or, on a board with no number, which is joined up: smaller sets first, each in
+   increasing square order. */
+typedef void (*set_visit)(void *ctx, int k, const int *squares);
+
+static void
+joined_sets(const int *empties, int ne, unsigned int numbers, int kmin, set_visit visit,
+            void *ctx)
+{
+    unsigned int touching = neighbours(numbers);
+    int idx[4], squares[4];
+    for (int k = kmin; k <= 4 && k <= ne; k++) {
+        for (int i = 0; i < k; i++)
+            idx[i] = i;
+        for (;;) {
+            unsigned int set = 0;
+            for (int i = 0; i < k; i++)
+                set |= 1u << empties[idx[i]];
+            unsigned int joined =
+                numbers ? flood(touching, set) : flood(set & (~set + 1u), set);
+            if (joined == set) {
+                for (int i = 0; i < k; i++)
+                    squares[i] = empties[idx[i]];
+                visit(ctx, k, squares);
+            }
+            int i = k - 1;
+            while (i >= 0 && idx[i] == ne - k + i)
+                i--;
+            if (i < 0)
+                break;
+            idx[i]++;
+            for (int j = i + 1; j < k; j++)
+                idx[j] = idx[j - 1] + 1;
+        }
+    }
+}
+
+static void
+expand_set(void *ctx, int k, const int *squares)
+{
+    struct search *s = ctx;
+    s->k = k;
+    memcpy(s->squares, squares, sizeof(int) * (size_t)k);
+    assign(s, 0);
+}
+
 /* Fill s->best: per multiset of dice values, the best value of a next afterstate staging
    exactly those values (at least s->required of them); s->child holds the board. */
 static void
@@ -555,35 +602,7 @@ expand(struct search *s)
     }
     for (int sq = 0; sq < 16; sq++)
         s->allowed0[sq] = allowed_mask(cells, sq);
-    unsigned int touching = neighbours(numbers);
-    /* every set of 1-4 empty squares whose every part is joined to the numbers (or, on a
-       board with no number, which is joined up), in increasing square order */
-    int idx[4];
-    for (int k = 1; k <= 4 && k <= ne; k++) {
-        for (int i = 0; i < k; i++)
-            idx[i] = i;
-        for (;;) {
-            unsigned int set = 0;
-            for (int i = 0; i < k; i++)
-                set |= 1u << empties[idx[i]];
-            unsigned int joined =
-                numbers ? flood(touching, set) : flood(set & (~set + 1u), set);
-            if (joined == set) {
-                s->k = k;
-                for (int i = 0; i < k; i++)
-                    s->squares[i] = empties[idx[i]];
-                assign(s, 0);
-            }
-            int i = k - 1;
-            while (i >= 0 && idx[i] == ne - k + i)
-                i--;
-            if (i < 0)
-                break;
-            idx[i]++;
-            for (int j = i + 1; j < k; j++)
-                idx[j] = idx[j - 1] + 1;
-        }
-    }
+    joined_sets(empties, ne, numbers, 1, expand_set, s);
 }
 
 static double
@@ -1100,6 +1119,15 @@ play_assign(struct play *p, int i)
     p->child[sq] = EMPTY;
 }
 
+static void
+play_set(void *ctx, int k, const int *squares)
+{
+    struct play *p = ctx;
+    p->k = k;
+    memcpy(p->squares, squares, sizeof(int) * (size_t)k);
+    play_assign(p, 0);
+}
+
 /* The best afterstate of a roll (by score + value) into p->best_child: a staged set of at
    least `required` of the dice, or, when none can be placed, a RUIN. */
 static void
@@ -1120,33 +1148,7 @@ play_turn(struct play *p, const int *dice, int required)
             numbers |= 1u << sq;
         p->allowed0[sq] = allowed_mask(cells, sq);
     }
-    unsigned int touching = neighbours(numbers);
-    int idx[4];
-    for (int k = required; k <= 4 && k <= ne; k++) {
-        for (int i = 0; i < k; i++)
-            idx[i] = i;
-        for (;;) {
-            unsigned int set = 0;
-            for (int i = 0; i < k; i++)
-                set |= 1u << empties[idx[i]];
-            unsigned int joined =
-                numbers ? flood(touching, set) : flood(set & (~set + 1u), set);
-            if (joined == set) {
-                p->k = k;
-                for (int i = 0; i < k; i++)
-                    p->squares[i] = empties[idx[i]];
-                play_assign(p, 0);
-            }
-            int i = k - 1;
-            while (i >= 0 && idx[i] == ne - k + i)
-                i--;
-            if (i < 0)
-                break;
-            idx[i]++;
-            for (int j = i + 1; j < k; j++)
-                idx[j] = idx[j - 1] + 1;
-        }
-    }
+    joined_sets(empties, ne, numbers, required, play_set, p);
     if (p->found)
         return;
     for (int i = 0; i < ne; i++) {
