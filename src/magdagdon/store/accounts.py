@@ -3,7 +3,7 @@
 An anonymous player becomes an *account* when they first save their games with a passkey or
 ask for a transfer code (``players.account_since``). Signing in on a device makes a new
 session there (a new cookie: never the one the device had) and **merges** the device's
-anonymous player into the account, in one transaction (:meth:`Accounts.sign_in`):
+anonymous player into the account, in one transaction (``Accounts._sign_in``):
 
 - every game, high score and daily result of the device's player becomes the account's;
 - a daily played on both (the same day and difficulty) keeps the first finished one (or, if
@@ -204,7 +204,7 @@ class Accounts(Players):
 
     def redeem_transfer_code(self, code: str, device: SessionRef | None, label: str) -> SignIn:
         """Sign in with a transfer code: it is used up, a new session is made and the device's
-        player merged in (:meth:`sign_in`). :class:`InvalidCode` for a code that is wrong,
+        player merged in (see the module docstring). :class:`InvalidCode` for a code that is wrong,
         used or expired (nothing changes)."""
         now = utcnow()
         digest = _code_hash(code)
@@ -316,7 +316,7 @@ class Accounts(Players):
         self, passkey: PasskeyRow, sign_count: int, device: SessionRef | None, label: str
     ) -> SignIn:
         """Sign in with a verified passkey: its use is recorded, a new session is made and the
-        device's player merged in (:meth:`sign_in`)."""
+        device's player merged in (see the module docstring)."""
         now = utcnow()
         with self.db.transaction(write=True) as c:
             c.execute(
@@ -327,14 +327,6 @@ class Accounts(Players):
             return self._sign_in(c, passkey.player_id, device, "passkey", label, now)
 
     # --- signing in: a new session, the device's player merged in -------------------------
-
-    def sign_in(
-        self, account_id: int, device: SessionRef | None, method: str, label: str
-    ) -> SignIn:
-        """Sign in to ``account_id`` on a device: a new session (its token for the cookie),
-        the device's session ended and its anonymous player merged in (module docstring)."""
-        with self.db.transaction(write=True) as c:
-            return self._sign_in(c, account_id, device, method, label, utcnow())
 
     def _sign_in(
         self,

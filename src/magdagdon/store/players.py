@@ -96,11 +96,6 @@ class Players:
     db: Database
     _players: dict[str, _Seen]
 
-    def cached_player_id(self, token: str) -> int | None:
-        """The player id of a token this process read lately (no database access)."""
-        ref = self.cached_session(token)
-        return ref.player_id if ref is not None else None
-
     def cached_session(self, token: str) -> SessionRef | None:
         """The session of a token this process read lately (no database access)."""
         seen = self._players.get(hash_token(token))

@@ -44,7 +44,7 @@ from webauthn.helpers.structs import (
 )
 
 from ...settings import Settings
-from ...store.accounts import Merge, SignIn
+from ...store.accounts import Merge, PasskeyRow, SignIn
 from ...store.errors import InvalidCode, LastPasskey
 from ...store.players import SessionRef
 from ..deps import (
@@ -316,19 +316,20 @@ async def registration_verification(
         )
     except IntegrityError:  # the same passkey saved by a request racing this one
         raise _refused("That passkey is saved already.") from None
-    return PasskeyView(
-        id=row.id, label=row.label, created_at=row.created_at, last_used_at=row.last_used_at
-    )
+    return _passkey_view(row)
 
 
 @router.get("/passkeys", response_model=list[PasskeyView])
 async def list_passkeys(player: CurrentPlayer, store: StoreDep) -> list[PasskeyView]:
     """This account's passkeys, oldest first."""
     rows = await run_store(store, lambda: store.passkeys_of(player))
-    return [
-        PasskeyView(id=r.id, label=r.label, created_at=r.created_at, last_used_at=r.last_used_at)
-        for r in rows
-    ]
+    return [_passkey_view(r) for r in rows]
+
+
+def _passkey_view(row: PasskeyRow) -> PasskeyView:
+    return PasskeyView(
+        id=row.id, label=row.label, created_at=row.created_at, last_used_at=row.last_used_at
+    )
 
 
 @router.delete(
