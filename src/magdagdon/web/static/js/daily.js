@@ -153,13 +153,14 @@ export function dailyOver(t, game, result, shared) {
   return [
     dayLine(t, game.daily.number, game.daily.date),
     coach, me,
-    unrankedNote(t, board && board.me),
     el("div", { class: "actions" },
       button("back-to-game", t("back_to_game"), { className: "button primary wide" }),
       button("leaderboard", t("leaderboard"), { "data-date": game.daily.date, "data-difficulty": game.difficulty }),
       button("share", t("share"), { "data-game": game.id }),
       button("review", t("review"), { "data-game": game.id }),
       replayLink(game.id, t("replay_watch"))),
+    // (below the actions: BACK TO MY GAME stays where it is on a short phone)
+    unrankedNote(t, board && board.me),
     shareNote(t, shared, game.id),
   ];
 }
