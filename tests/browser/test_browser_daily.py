@@ -270,3 +270,59 @@ def test_two_players_meet_the_same_dice_and_watch_after_the_day(
         assert not p.errors, p.errors
     for context in (first, second, later):
         context.close()
+
+
+def test_the_coach_score_shows_however_late_it_comes(browser: Any, live_server: str) -> None:
+    """On a busy server the coach's game on the daily's dice may end minutes after the
+    player's: the result sheet goes on saying the coach is playing, and shows the score once
+    the server has it (it asked a few times in the first 19 s and then gave up)."""
+    context = day_context(browser, live_server, "2027-04-22")
+    context.clock.install()  # the page's timers run on a clock the test moves
+    page = open_page(context, live_server)
+    daily = api(page, live_server, "POST", "/api/daily/peaceful")
+    view = play_through_api(page, live_server, daily)
+    # the page shows the daily after a reload (today's, the last game it showed)
+    page.evaluate("id => localStorage.setItem('magdagdon.lastGame', id)", daily["id"])
+
+    late = {"par": True, "asked": 0}
+
+    def leaderboard(route: Any) -> None:
+        response = route.fetch()
+        board = response.json()
+        late["asked"] += 1
+        route.fulfill(response=response, json={**board, "par": None} if late["par"] else board)
+
+    def game(route: Any) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, json={**response.json(), "par": None})
+
+    page.route("**/leaderboard", leaderboard)
+    page.route(f"**/api/games/{daily['id']}", game)
+    page.route(f"**/api/games/{daily['id']}/actions", game)
+    final = finish_in_page(page, live_server, view)
+    assert final["phase"] == "over"
+    coach = page.locator("#sheet .daily-coach")
+    expect(coach).to_have_text("The coach is playing these dice…")
+
+    def a_little_later() -> None:
+        asked = late["asked"]
+        page.clock.run_for(10_000)
+        for _ in range(200):  # the request that the timer sent, answered
+            if late["asked"] > asked:
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError("the page did not ask for the coach's score again")
+
+    for _ in range(9):  # 90 s
+        a_little_later()
+    expect(coach).to_have_text("The coach is playing these dice…")
+    board = f"/api/daily/{final['daily']['date']}/peaceful/leaderboard"
+    for _ in range(600):  # the server's own par, computed (it may take a while here too)
+        if api(page, live_server, "GET", board)["par"] is not None:
+            break
+        page.wait_for_timeout(100)
+    late["par"] = False
+    a_little_later()
+    expect(coach).to_have_text(re.compile(r"^The coach scored −?\d+ on these dice\.$"))
+    assert not page.errors, page.errors
+    context.close()

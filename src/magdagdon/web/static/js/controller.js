@@ -592,13 +592,15 @@ export class Controller {
   }
 
   // A finished daily's standing, and the coach's score on its dice: that may come a few seconds
-  // after the end, so it is asked for again a few times, a little later each time.
+  // after the end (or, on a busy server, a minute or two), so it is asked for again, a little
+  // later each time, then every 10 s for up to five minutes.
   async loadResult(game) {
     if (this.result.id === game.id && this.result.board && this.result.board.par !== null) return this.paint();
     const result = { id: game.id, board: null, waiting: true };
     this.result = result;
     this.paint();
-    for (const delay of [0, 1000, 2000, 3000, 5000, 8000]) {
+    const delays = [0, 1000, 2000, 3000, 5000, 8000, ...Array(28).fill(10000)];
+    for (const delay of delays) {
       if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
       if (this.result !== result) return; // another game's result is wanted now
       result.board = await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => result.board);
