@@ -15,6 +15,10 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 TOUR_SEEN = "localStorage.setItem('magdagdon.tourSeen', '1')"
+UI_WAIT_MS = 30_000
+"""How long a page's wait (for an element, a click, a request) may take before the test fails.
+Only a failing test waits that long; the suite runs beside another worker, its browsers and
+servers on two cores, where what takes 0.1 s alone has been seen to take over 10 s."""
 
 
 class WithoutTour:
@@ -32,6 +36,7 @@ class WithoutTour:
         if not offline_ready:
             options.setdefault("service_workers", "block")
         context = self._browser.new_context(**options)
+        context.set_default_timeout(UI_WAIT_MS)
         if not tour:
             context.add_init_script(TOUR_SEEN)
         return context
@@ -46,6 +51,7 @@ def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.skip("Chromium is not installed at /usr/bin/chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
+    sync_api.expect.set_options(timeout=UI_WAIT_MS)  # expect()'s own default is 5 s
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
@@ -78,7 +84,6 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale="en-US", reduced_motion="reduce"
     )
-    context.set_default_timeout(10_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

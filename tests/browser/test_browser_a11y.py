@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ..utils.api import ViewPlayer
+from ..utils.api import COACH_WAIT_MS, ViewPlayer
 from ..utils.ui import UiPlayer, screenshot
 from .test_browser_play import open_game
 
@@ -102,14 +102,14 @@ def hint_screen(page: Any, base: str) -> None:
     ui = open_game(page, base, "nightmare", 5)
     ui.perform({"type": "roll"})
     page.click("#hint-button")
-    page.wait_for_selector(".square.hinted")
+    page.wait_for_selector(".square.hinted", timeout=COACH_WAIT_MS)
     page.click(".hint-more summary")  # the other plans unfolded
 
 
 def review_screen(page: Any, base: str) -> None:
     game_over(page, base)
     page.click("#sheet [data-intent='review']")
-    page.wait_for_selector(".review-turn", timeout=30_000)
+    page.wait_for_selector(".review-turn", timeout=COACH_WAIT_MS)
 
 
 def walkthrough_screen(page: Any, base: str) -> None:
@@ -149,7 +149,6 @@ def test_no_serious_accessibility_violations(browser: Any, live_server: str, nam
         locale="en-US",
         reduced_motion="reduce",
     )
-    context.set_default_timeout(10_000)
     page = context.new_page()
     try:
         SCREENS[name](page, live_server)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..utils.api import COACH_WAIT_MS
 from ..utils.ui import screenshot
 from .test_browser_play import open_game
 
@@ -15,7 +16,7 @@ def test_hint_shows_the_plan_on_the_board(page: Any, live_server: str) -> None:
         raise AssertionError("seed 5 should roll a placeable first turn")
     page.click("[data-intent='hint']")
     panel = page.locator("#hint-panel")
-    panel.wait_for(state="visible")
+    panel.wait_for(state="visible", timeout=COACH_WAIT_MS)
     ui.idle()
     hint = page.request.get(f"{live_server}/api/games/{view['id']}/hint").json()
     ghosts = page.locator(".square.hinted")
@@ -40,7 +41,7 @@ def test_review_after_game_over_and_from_the_high_scores(page: Any, live_server:
     sheet = page.locator("#sheet")
     sheet.wait_for(state="visible")
     page.click("#sheet [data-intent='review']")
-    page.locator(".review-turn").first.wait_for(state="visible", timeout=30_000)
+    page.locator(".review-turn").first.wait_for(state="visible", timeout=COACH_WAIT_MS)
     assert page.locator(".review-turn").count() == final["turns"]
     assert page.locator(".mini-board").count() >= final["turns"]
     assert str(final["final_score"]["total"]) in page.locator("#sheet-body p").first.inner_text()
@@ -55,5 +56,5 @@ def test_review_after_game_over_and_from_the_high_scores(page: Any, live_server:
     row_button = page.locator(f"[data-intent='review'][data-game='{final['id']}']")
     row_button.wait_for(state="visible")
     row_button.click()
-    page.locator(".review-turn").first.wait_for(state="visible", timeout=30_000)
+    page.locator(".review-turn").first.wait_for(state="visible", timeout=COACH_WAIT_MS)
     assert page.locator("#sheet-title").inner_text() == "Review"

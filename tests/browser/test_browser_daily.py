@@ -10,12 +10,13 @@ leaderboards do not meet. Most of a daily is played through the API in the page'
 from __future__ import annotations
 
 import re
+import time
 from functools import partial
 from typing import Any
 
 from playwright.sync_api import expect
 
-from ..utils.api import ViewPlayer, ends_the_game, play_through
+from ..utils.api import COACH_WAIT, COACH_WAIT_MS, ViewPlayer, ends_the_game, play_through
 from ..utils.ui import UiPlayer, screenshot
 from .test_browser_a11y import serious_violations
 
@@ -43,7 +44,6 @@ def day_context(
     )
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
     context.add_init_script(NO_WEB_SHARE)
-    context.set_default_timeout(10_000)
     return context
 
 
@@ -138,7 +138,7 @@ def test_a_daily_beside_the_regular_game(browser: Any, live_server: str) -> None
     expect(page.locator(".final-score")).to_have_text(shown)
     coach = page.locator("#sheet .daily-coach")
     said = re.compile(r"^The coach scored −?\d+ on these dice\.$")
-    expect(coach).to_have_text(said, timeout=30_000)
+    expect(coach).to_have_text(said, timeout=COACH_WAIT_MS)
     par = int((coach.inner_text().split("scored ")[1].split(" ")[0]).replace("−", "-"))
     expect(page.locator("#sheet .daily-me")).to_have_text(
         "Place 1 of 1 · as good as or better than 100% of players"
@@ -212,7 +212,7 @@ def test_two_players_meet_the_same_dice_and_watch_after_the_day(
     sv, et = pages
     view = play_through_api(sv, live_server, daily_game(sv, live_server, "nightmare"))
     finish_in_page(sv, live_server, view)
-    expect(sv.locator("#sheet .daily-coach")).to_contain_text("Tränaren", timeout=30_000)
+    expect(sv.locator("#sheet .daily-coach")).to_contain_text("Tränaren", timeout=COACH_WAIT_MS)
     screenshot(sv, "daily-over-sv-dark-390x844")
     assert sv.evaluate("document.documentElement.scrollWidth") <= 390  # BACK TO MY GAME fits
     assert serious_violations(sv) == []
@@ -317,9 +317,9 @@ def test_the_coach_score_shows_however_late_it_comes(browser: Any, live_server: 
         a_little_later()
     expect(coach).to_have_text("The coach is playing these dice…")
     board = f"/api/daily/{final['daily']['date']}/peaceful/leaderboard"
-    for _ in range(600):  # the server's own par, computed (it may take a while here too)
-        if api(page, live_server, "GET", board)["par"] is not None:
-            break
+    deadline = time.monotonic() + COACH_WAIT  # the server's own par, computed meanwhile
+    while api(page, live_server, "GET", board)["par"] is None:
+        assert time.monotonic() < deadline, "the par was not computed"
         page.wait_for_timeout(100)
     late["par"] = False
     a_little_later()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from ..utils.api import ViewPlayer
+from ..utils.api import COACH_WAIT_MS, ViewPlayer
 from ..utils.ui import screenshot
 
 LOCALES = {"en": "en-US", "et": "et-EE", "sv": "sv-SE"}
@@ -180,7 +180,7 @@ def to_reroll(page: Any, base: str) -> None:
 def to_hint(page: Any, base: str) -> None:
     game_at(page, base, "nightmare", 5, phase("place"))
     page.click("#hint-button")
-    page.wait_for_selector(".square.hinted")
+    page.wait_for_selector(".square.hinted", timeout=COACH_WAIT_MS)
 
 
 def to_over(page: Any, base: str) -> None:
@@ -206,7 +206,7 @@ def to_daily(page: Any, base: str) -> None:
     page.reload()
     page.wait_for_selector("#sheet[open] .final-score")
     # the coach's score on these dice, not the line saying it is being computed
-    page.wait_for_selector("#sheet .daily-coach >> text=/\\d/", timeout=60_000)
+    page.wait_for_selector("#sheet .daily-coach >> text=/\\d/", timeout=COACH_WAIT_MS)
 
 
 # (in this order: REROLL's choice in a MAGDAGDON and then the RUIN's come from the rescue's
@@ -249,7 +249,6 @@ def test_the_next_move_is_on_screen(browser: Any, live_server: str, language: st
         reduced_motion="reduce",
         extra_http_headers={"X-Magdagdon-Test-Date": DAY},
     )
-    context.set_default_timeout(15_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from ..utils.api import COACH_WAIT_MS
 from ..utils.ui import screenshot
 from .test_browser_play import open_game
 
@@ -264,7 +265,7 @@ def test_the_hint_in_magdagdon_leaves_accept_and_the_powers_on_a_phone(
         view = ui.perform(bot.next_action(view))
     page.wait_for_selector("#banner:not([hidden])")
     page.click("#hint-button")
-    page.wait_for_selector("#hint-panel:not([hidden])")
+    page.wait_for_selector("#hint-panel:not([hidden])", timeout=COACH_WAIT_MS)
     screenshot(page, "magdagdon-hint-390x844")
     for selector in ("[data-intent='accept']", "#powers button"):
         box = page.locator(selector).first.bounding_box()

@@ -51,7 +51,6 @@ def finished(browser: Any, live_server: str) -> Iterator[Finished]:
     """A PEACEFUL game of seed 0 (a MAGDAGDON rescued by a Majda Power, and a RUIN), played to
     the end through the API by the page's player after the page showed it."""
     context = browser.new_context(viewport=PHONE, locale="en-US", reduced_motion="reduce")
-    context.set_default_timeout(10_000)
     page = context.new_page()
     page.goto(f"{live_server}/?seed=0")
     page.wait_for_selector("[data-intent='roll']")
@@ -83,7 +82,6 @@ def watch(browser: Any, base: str, game_id: str, **options: Any) -> Watcher:
     options.setdefault("viewport", PHONE)
     options.setdefault("locale", "en-US")
     context = browser.new_context(reduced_motion="reduce", **options)
-    context.set_default_timeout(10_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -390,7 +388,6 @@ def test_the_installed_page_shows_a_replay_and_waits_for_the_network(
     """Under the service worker a replay's address is the cached page (the same index.html),
     with replay.js among the cached files; offline it says so and loads once back."""
     context = browser.new_context(offline_ready=True, viewport=PHONE, locale="en-US")
-    context.set_default_timeout(10_000)
     page = context.new_page()
     try:
         page.goto(f"{live_server}/replay/{finished.id}")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from ..utils.api import COACH_WAIT_MS
 from ..utils.ui import screenshot
 from .test_browser_screens import finish_game_quickly
 
@@ -113,7 +114,6 @@ def clipboard_page(browser: Any, live_server: str) -> Any:
     )
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
     context.add_init_script("Object.defineProperty(navigator, 'share', { value: undefined })")
-    context.set_default_timeout(10_000)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -269,7 +269,7 @@ def test_share_while_the_coach_plays_copies_within_the_tap(browser: Any, live_se
     assert page.evaluate("window.clipboardCalls") == [{"name": "writeText", "tapping": True}]
     held.release()
     expect(page.locator("#sheet .daily-coach")).to_have_text(
-        re.compile(r"^The coach scored −?\d+ on these dice\.$"), timeout=30_000
+        re.compile(r"^The coach scored −?\d+ on these dice\.$"), timeout=COACH_WAIT_MS
     )
     assert not page.errors, page.errors
     page.context.close()

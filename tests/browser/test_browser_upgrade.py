@@ -87,7 +87,6 @@ def test_one_reload_gives_all_of_the_new_release(
     a, b = release(tmp_path / "a", "A"), release(tmp_path / "b", "B")
     port = free_port()
     context = browser.new_context(offline_ready=True, viewport={"width": 390, "height": 844})
-    context.set_default_timeout(15_000)
     page = context.new_page()
     try:
         with serving(settings, a, port) as base:
@@ -124,7 +123,6 @@ def test_one_reload_gives_all_of_the_new_release(
 
 def test_other_navigations_are_the_browsers(browser: Any, live_server: str) -> None:
     context = browser.new_context(offline_ready=True, viewport={"width": 390, "height": 844})
-    context.set_default_timeout(15_000)
     page = context.new_page()
     try:
         page.goto(live_server)

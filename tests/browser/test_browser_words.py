@@ -55,7 +55,6 @@ def new_page(browser: Any, locale: str) -> Any:
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale=locale, reduced_motion="reduce"
     )
-    context.set_default_timeout(10_000)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))

@@ -169,7 +169,7 @@ class Journeys:
             assert page.text("#connection") == words("connection_lost")
         finally:
             page.set_offline(False)
-        page.wait_for("#connection", hidden=True, timeout=20)
+        page.wait_for("#connection", hidden=True)
         view = wait_for_version(page, view["id"], 1)
         assert view["version"] == 1 and view["phase"] == "place"
         page.wait_for("[data-die='3']")

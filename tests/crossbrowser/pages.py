@@ -13,7 +13,7 @@ import time
 from abc import ABC, abstractmethod
 from typing import Any
 
-from ..utils.api import play_through
+from ..utils.api import COACH_WAIT, play_through
 
 # Whether the element can be clicked now: drawn, enabled, and on top at its middle (no dialog,
 # tour or backdrop over it). It is scrolled into view first.
@@ -54,7 +54,9 @@ FETCH = """async (method, path, body) => {
 class Page(ABC):
     """One player's tab on the server at ``base``."""
 
-    timeout = 10.0
+    timeout = 30.0
+    """Seconds a wait may take before the test fails (only a failing test waits that long; on
+    two loaded cores what takes 0.1 s alone has been seen to take over 10 s)."""
 
     def __init__(self, base: str) -> None:
         self.base = base
@@ -215,7 +217,7 @@ def play_through_api(page: Page, view: Any, *, to_the_end: bool = False) -> Any:
     )
 
 
-def wait_for_par(page: Page, daily: Any, timeout: float = 60) -> int:
+def wait_for_par(page: Page, daily: Any, timeout: float = COACH_WAIT) -> int:
     """The daily's par, once the server computed it (the leaderboard says null until then)."""
     date, difficulty = daily["daily"]["date"], daily["difficulty"]
     deadline = time.monotonic() + timeout

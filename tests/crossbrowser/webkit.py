@@ -11,6 +11,7 @@ read with xclip.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
@@ -28,6 +29,9 @@ from .pages import Page
 DRIVER = "WebKitWebDriver"
 MINIBROWSERS = "/usr/lib/*/webkit2gtk-4.*/MiniBrowser"
 TOOLS = {DRIVER: "webkit2gtk-driver", "Xvfb": "xvfb", "xclip": "xclip"}
+# A browser's start is tried this many times: on two loaded cores one start in CI hung past
+# the HTTP client's 60 s (a WebDriver command with no answer; the game was not involved yet).
+START_TRIES = 3
 
 # WebDriver's codes for the keys the tests press
 KEYS = {
@@ -106,7 +110,15 @@ class WebKit:
         self.display = f":{number}"
         port = free_port()
         self.url = f"http://127.0.0.1:{port}"
-        env = {**os.environ, "DISPLAY": self.display, "LANGUAGE": "en_US", "LANG": "C.UTF-8"}
+        env = {
+            **os.environ,
+            "DISPLAY": self.display,
+            "LANGUAGE": "en_US",
+            "LANG": "C.UTF-8",
+            # no accessibility bus to look for (there is no session bus here to ask)
+            "NO_AT_BRIDGE": "1",
+            "GTK_A11Y": "none",
+        }
         self.driver = subprocess.Popen(
             [DRIVER, f"--port={port}"], env=env, stdout=self._log, stderr=self._log
         )
@@ -123,11 +135,23 @@ class WebKit:
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         """One WebDriver command; its value (an error raises WebDriverError)."""
-        r = self.http.request(method, path, json=body)
+        try:
+            r = self.http.request(method, path, json=body)
+        except httpx2.TimeoutException as exc:
+            raise WebDriverError(
+                f"{method} {path} {body}: no answer within {self.http.timeout.read} s; "
+                f"the driver's and browser's log ends:\n{self.log_tail()}"
+            ) from exc
         value = r.json()["value"]
         if r.status_code >= 400:
             raise WebDriverError(f"{method} {path}: {value['error']}: {value['message']}")
         return value
+
+    def log_tail(self, lines: int = 20) -> str:
+        """The last lines the driver, the browsers and the display wrote."""
+        self._log.flush()
+        text = Path(self._log.name).read_text(errors="replace")
+        return "\n".join(text.splitlines()[-lines:])
 
     def clipboard(self) -> str:
         """The X display's clipboard (what a paste elsewhere would get); "" when empty."""
@@ -161,15 +185,37 @@ class WebKitPage(Page):
         self.proxy.start()
         super().__init__(f"http://127.0.0.1:{self.proxy.port}")
         self.webkit = webkit
+        self.session = ""
+        failures = []
+        for _ in range(START_TRIES):
+            try:
+                self._start()
+                break
+            except WebDriverError as failure:
+                failures.append(str(failure))
+                self._end_session()
+        else:
+            raise WebDriverError("MiniBrowser did not start:\n" + "\n".join(failures))
+
+    def _start(self) -> None:
+        """A new MiniBrowser (a WebDriver session) on the server's health answer."""
         capabilities = {
             "browserName": "MiniBrowser",
             "webkitgtk:browserOptions": {"binary": minibrowser(), "args": ["--automation"]},
+            # WebDriver answers with an error before the HTTP client gives up
+            "timeouts": {"script": 30_000, "pageLoad": 30_000, "implicit": 0},
         }
-        session = webkit.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
-        self.session = f"/session/{session['sessionId']}"
+        body = {"capabilities": {"alwaysMatch": capabilities}}
+        self.session = f"/session/{self.webkit.call('POST', '/session', body)['sessionId']}"
         # a returning visitor: the guided tour would cover the board
         self.goto("/api/health")
         self.evaluate("() => localStorage.setItem('magdagdon.tourSeen', '1')")
+
+    def _end_session(self) -> None:
+        if self.session:
+            with contextlib.suppress(WebDriverError):
+                self._call("DELETE")
+            self.session = ""
 
     def _call(self, method: str, path: str = "", body: Any = None) -> Any:
         return self.webkit.call(method, self.session + path, body)
