@@ -127,6 +127,21 @@ def test_a_refused_name_is_explained_in_the_players_language_and_kept(
     context.close()
 
 
+def test_a_name_being_typed_survives_the_table_drawn_again(page: Any, live_server: str) -> None:
+    """The high-score table arriving while a name is typed drew the form again with the name
+    stored (none): what was typed was gone, and SAVE sent an empty name."""
+    page.goto(live_server)
+    page.wait_for_selector("#app[aria-busy='false']")
+    page.click("#menu-button")
+    page.click("#sheet [data-intent='open'][data-screen='scores']")
+    page.wait_for_selector("#name-input")
+    page.fill("#name-input", "Kärt")
+    page.click("[data-intent='scores-scope'][data-scope='me']")  # the table drawn again
+    page.wait_for_selector("[data-intent='scores-scope'][data-scope='me'][aria-pressed='true']")
+    page.wait_for_load_state("networkidle")  # the table and the name loaded, and drawn
+    assert page.locator("#name-input").input_value() == "Kärt"
+
+
 def test_focus_returns_to_the_board_after_magdagdon_and_dialogs(
     page: Any, live_server: str
 ) -> None:

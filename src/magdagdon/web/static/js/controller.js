@@ -468,6 +468,7 @@ export class Controller {
   // drawn again with it.
   async saveName(name) {
     const where = this.screen === "leaderboard" ? this.leaderboard : this.scores;
+    where.typed = null; // sent: the server's answer is what to show
     try {
       const me = await this.api.setName(name);
       this.scores.name = this.leaderboard.name = me.name;
@@ -765,6 +766,11 @@ export class Controller {
   // Draws the open screen, if any, from the current state: again whenever something it shows arrives.
   paint() {
     const t = this.t;
+    // what is being typed into the name field survives a repaint (a table arriving meanwhile)
+    const field = document.getElementById("name-input");
+    if (field && field.value !== field.dataset.drawn && (this.screen === "scores" || this.screen === "leaderboard")) {
+      (this.screen === "leaderboard" ? this.leaderboard : this.scores).typed = field.value;
+    }
     this.dialogs.paintSheet(this.screen, {
       t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, rulesError: this.rulesError, reviewed: this.reviewed, animations: this.animations,
       daily: this.daily, leaderboard: this.leaderboard, stats: this.stats, result: this.result.id === this.game?.id ? this.result : null, shared: this.shared,

@@ -86,7 +86,7 @@ function unrankedNote(t, me, account = false) {
 }
 
 // today: the server's today once known (the next day's button stops there)
-export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, nameMax = null, nameError = "", account = false }) {
+export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, typed = null, nameMax = null, nameError = "", account = false }) {
   const title = t("title_leaderboard");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
@@ -136,7 +136,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     data.seed ? el("p", { class: "note daily-seed", text: t("daily_seed", { seed: data.seed }) }) : null,
     days,
     // on the board without a name (or a name refused): the way to one, here
-    ...(data.me && (!name || nameError) ? nameForm(t, { name, nameMax, nameError }) : []),
+    ...(data.me && (!name || nameError) ? nameForm(t, { name, typed, nameMax, nameError }) : []),
   ];
 }
 

@@ -22,7 +22,7 @@ export function menu(t, { onDaily = false } = {}) {
   )];
 }
 
-export function scores(t, { difficulty, scope, table, name, nameMax, nameError }) {
+export function scores(t, { difficulty, scope, table, name, typed, nameMax, nameError }) {
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
       button("scores-difficulty", label, { "data-difficulty": key, "aria-pressed": String(key === difficulty) })));
@@ -54,7 +54,7 @@ export function scores(t, { difficulty, scope, table, name, nameMax, nameError }
     body = el("table", { class: "scores-table" }, el("caption", { class: "visually-hidden", text: `${t("title_high_scores")} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
-  return [t("title_high_scores"), tabs, scopes, body, ...nameForm(t, { name, nameMax, nameError })];
+  return [t("title_high_scores"), tabs, scopes, body, ...nameForm(t, { name, typed, nameMax, nameError })];
 }
 
 // What each difficulty means, in the catalog's words (the rules' own, docs/rules.md)
