@@ -485,11 +485,11 @@ export class Controller {
   // The table of the difficulty and scope chosen last: an answer to an earlier choice that
   // comes after it is dropped (it drew another difficulty's table under the one pressed).
   async loadScores() {
-    const asked = (this.scoresAsked = (this.scoresAsked ?? 0) + 1);
+    const { difficulty, scope } = this.scores;
     this.scores.table = null;
     this.paint();
-    const [table, me] = await Promise.all([this.api.highscores(this.scores.difficulty, this.scores.scope), this.api.me()]);
-    if (asked !== this.scoresAsked) return;
+    const [table, me] = await Promise.all([this.api.highscores(difficulty, scope), this.api.me()]);
+    if (this.scores.difficulty !== difficulty || this.scores.scope !== scope) return;
     this.scores.table = table;
     if (!this.scores.nameError) this.scores.name = me.name || "";
     this.scores.nameMax = me.name_max;
