@@ -191,8 +191,8 @@ def test_the_database_settles_a_race_for_look_alike_names(database_url: str) -> 
     wait before it looks, and it finds the name taken)."""
     Database(database_url).migrate()
     store = Store(Database(database_url, timeout=10))
-    holder, _ = store.create_player()
-    late, _ = store.create_player()
+    holder = store.create_player()[0].player_id
+    late = store.create_player()[0].player_id
     engine = create_engine(database_url)
     raised: list[BaseException] = []
 

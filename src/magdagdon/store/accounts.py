@@ -340,7 +340,6 @@ class Accounts(Players):
         merge = Merge()
         if device is not None:
             c.execute(delete(sessions).where(sessions.c.id == device.session_id))
-            self.forget_sessions(device.session_id)
             if device.player_id != account_id:
                 merge = self._merge(c, device.player_id, account_id, now)
         token, digest = new_token()
@@ -464,7 +463,6 @@ class Accounts(Players):
             c.execute(
                 update(players).where(players.c.id == target).values(name=name, name_skeleton=key)
             )
-        self.forget_player(source)
         return Merge(games=int(moved or 0), dailies=clashes, abandoned_game_id=abandoned)
 
     # --- sessions -------------------------------------------------------------------------
@@ -511,7 +509,6 @@ class Accounts(Players):
             if session_ids is not None:
                 chosen = chosen.where(sessions.c.id.in_(session_ids))
             ended = list(c.execute(chosen.returning(sessions.c.id)).scalars().all())
-        self.forget_sessions(*ended)
         return ended
 
     # --- the player's data ----------------------------------------------------------------
@@ -677,4 +674,3 @@ class Accounts(Players):
             c.execute(update(players).where(players.c.id == player_id).values(handle=None))
             c.execute(delete(players).where(players.c.id.in_(ids[1:])))
             c.execute(delete(players).where(players.c.id == player_id))
-        self.forget_player(player_id)

@@ -6,6 +6,8 @@ import contextlib
 import math
 import os
 import threading
+import time
+from contextvars import ContextVar
 
 try:
     import fcntl
@@ -24,6 +26,27 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_LOCK_ID = 0x4D41_4744  # "MAGD": PostgreSQL advisory lock held while migrating
 
 
+DEADLINE: ContextVar[float | None] = ContextVar("magdagdon_database_deadline", default=None)
+"""The moment (``time.monotonic()``) by which the database work under way must be done: one
+deadline for a whole request (``web.deps.run_store`` sets it), however many transactions and
+statements it takes. None: each transaction gets the database's own timeout."""
+
+_PROGRESS_STEPS = 20_000
+"""SQLite virtual-machine steps between two looks at the deadline (a statement past it is
+interrupted: its transaction rolls back)."""
+
+
+def remaining(default: float) -> float:
+    """Seconds left before :data:`DEADLINE` (``default`` when no deadline is set)."""
+    deadline = DEADLINE.get()
+    return default if deadline is None else deadline - time.monotonic()
+
+
+def _past_deadline() -> int:
+    deadline = DEADLINE.get()
+    return int(deadline is not None and time.monotonic() > deadline)
+
+
 def _sqlite_pragmas(timeout: float) -> Callable[[Any, Any], None]:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         # SQLAlchemy emits BEGIN itself (see _sqlite_begin), not the sqlite3 module.
@@ -34,6 +57,8 @@ def _sqlite_pragmas(timeout: float) -> Callable[[Any, Any], None]:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
         cursor.close()
+        # a statement still running when the request's deadline passes is interrupted
+        dbapi_connection.set_progress_handler(_past_deadline, _PROGRESS_STEPS)
 
     return on_connect
 
@@ -41,8 +66,22 @@ def _sqlite_pragmas(timeout: float) -> Callable[[Any, Any], None]:
 def _sqlite_begin(connection: Any) -> None:
     # A write transaction takes the write lock up front: a deferred one that read first
     # could not upgrade once another writer committed (SQLITE_BUSY_SNAPSHOT, no waiting).
-    write = connection.get_execution_options().get("magdagdon_write", False)
+    # The lock is waited for until the request's deadline at most (the busy handler).
+    options = connection.get_execution_options()
+    write = options.get("magdagdon_write", False)
+    wait = options.get("magdagdon_wait")
+    if wait is not None:
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={max(1, int(wait * 1000))}")
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _no_statement_past_deadline(
+    conn: Any, cursor: Any, statement: Any, parameters: Any, context: Any, executemany: bool
+) -> None:
+    # Nothing starts once the request's deadline has passed: the transaction rolls back, and
+    # the request answers 503 having changed nothing.
+    if _past_deadline():
+        raise DatabaseTimeout("the request's database deadline passed")
 
 
 def private_file(path: Path) -> None:
@@ -79,6 +118,7 @@ class Database:
         self.timeout = timeout
         self._lock_wait = 0.75 * timeout
         self.is_sqlite = parsed.get_backend_name() == "sqlite"
+        self.is_postgresql = parsed.get_backend_name() == "postgresql"
         kwargs: dict[str, Any] = {"pool_pre_ping": True, "hide_parameters": True}
         if self.is_sqlite:
             database = parsed.database
@@ -101,19 +141,20 @@ class Database:
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas(self._lock_wait))
             event.listen(self.engine, "begin", _sqlite_begin)
+        event.listen(self.engine, "before_cursor_execute", _no_statement_past_deadline)
         # SQLite has one writer at a time. Queueing this process's writers here wakes the
         # next one as soon as the lock is free; SQLite's own busy handler polls with sleeps
         # of up to 100 ms. Other processes on the same file still meet the busy handler.
         self._write_lock = threading.Lock()
 
-    def _writer(self, write: bool) -> AbstractContextManager[object]:
+    def _writer(self, write: bool, wait: float) -> AbstractContextManager[object]:
         """The in-process SQLite write lock for a writing transaction; nothing otherwise."""
-        return self._locked() if write and self.is_sqlite else nullcontext()
+        return self._locked(wait) if write and self.is_sqlite else nullcontext()
 
     @contextmanager
-    def _locked(self) -> Iterator[None]:
-        if not self._write_lock.acquire(timeout=self._lock_wait):
-            raise DatabaseTimeout(f"no write lock within {self._lock_wait:g} s")
+    def _locked(self, wait: float) -> Iterator[None]:
+        if not self._write_lock.acquire(timeout=wait):
+            raise DatabaseTimeout(f"no write lock within {wait:.3g} s")
         try:
             yield
         finally:
@@ -121,11 +162,35 @@ class Database:
 
     @contextmanager
     def transaction(self, *, write: bool = False) -> Iterator[Connection]:
-        """A Core connection in a transaction (lighter than a session, for the hot paths)."""
-        with self._writer(write), self.engine.connect() as connection:
+        """A Core connection in a transaction (lighter than a session, for the hot paths).
+
+        Under a request's :data:`DEADLINE` the transaction gives up when it passes, having
+        changed nothing: it does not begin after it (:class:`DatabaseTimeout`); SQLite waits
+        for its write lock until then at most and interrupts a statement still running;
+        PostgreSQL is told the time left (``statement_timeout``, ``lock_timeout`` and
+        ``idle_in_transaction_session_timeout`` of the transaction), so the server itself
+        abandons the work rather than finish it after the request was answered 503."""
+        left = remaining(self._lock_wait if self.is_sqlite else self.timeout)
+        if left <= 0:
+            raise DatabaseTimeout("the request's database deadline passed")
+        wait = min(left, self._lock_wait) if self.is_sqlite else left
+        with self._writer(write, wait), self.engine.connect() as connection:
+            options: dict[str, Any] = {}
             if write:
-                connection.execution_options(magdagdon_write=True)
+                options["magdagdon_write"] = True
+            if self.is_sqlite and DEADLINE.get() is not None:
+                options["magdagdon_wait"] = wait
+            if options:
+                connection.execution_options(**options)
             with connection.begin():
+                if self.is_postgresql and DEADLINE.get() is not None:
+                    limit = str(max(1, int(remaining(self.timeout) * 1000)))
+                    connection.exec_driver_sql(
+                        "SELECT set_config('statement_timeout', %(ms)s, true), "
+                        "set_config('lock_timeout', %(ms)s, true), "
+                        "set_config('idle_in_transaction_session_timeout', %(ms)s, true)",
+                        {"ms": limit},
+                    )
                 yield connection
 
     def migrate(self) -> None:
@@ -164,8 +229,8 @@ class Database:
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
     def ping(self) -> None:
-        """Raise if the database cannot answer a query now."""
-        with self.engine.connect() as connection:
+        """Raise if the database cannot answer a query now (within the deadline, if any)."""
+        with self.transaction() as connection:
             connection.execute(text("SELECT 1"))
 
     def dispose(self) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
@@ -43,25 +42,16 @@ SESSION_IDLE_ANONYMOUS: Final = timedelta(days=400)
 days at most): it is the player's only way back, so it lasts as long as the cookie can."""
 SESSION_TOUCH: Final = timedelta(hours=1)
 """A session's ``last_used_at`` is written at most this often (a read, not a write, per request)."""
-SESSION_RECHECK: Final = 10.0
-"""Seconds a process trusts what it read of a session before it reads it again: a session
-revoked or a player deleted through another process is a stranger's here within this long
-(at once through this one)."""
 
 
 @dataclass(frozen=True)
 class SessionRef:
-    """The session a cookie names: its player, its public id and how it began."""
+    """The session a cookie names: its player, its public id, how and when it began."""
 
     player_id: int
     session_id: str
     method: str = "visit"
-
-
-@dataclass
-class _Seen:
-    ref: SessionRef
-    checked: float
+    created_at: datetime | None = None
 
 
 def new_token() -> tuple[str, str]:
@@ -94,14 +84,6 @@ class Players:
     :class:`~magdagdon.store.Store`)."""
 
     db: Database
-    _players: dict[str, _Seen]
-
-    def cached_session(self, token: str) -> SessionRef | None:
-        """The session of a token this process read lately (no database access)."""
-        seen = self._players.get(hash_token(token))
-        if seen is None or time.monotonic() - seen.checked > SESSION_RECHECK:
-            return None
-        return seen.ref
 
     def player_id(self, token: str) -> int | None:
         """The id of the player whose session this cookie token is, if it has not ended."""
@@ -110,11 +92,10 @@ class Players:
 
     def session(self, token: str) -> SessionRef | None:
         """The session this cookie token names, if it has not ended (unused too long, signed
-        out, revoked, its player deleted); its last use is recorded."""
+        out, revoked, its player deleted); its last use is recorded. Read from the database
+        every time: no process keeps a session it read, so a session ended through any
+        process or host is a stranger's everywhere at once."""
         digest = hash_token(token)
-        seen = self._players.get(digest)
-        if seen is not None and time.monotonic() - seen.checked <= SESSION_RECHECK:
-            return seen.ref
         now = utcnow()
         with self.db.transaction() as c:
             found = c.execute(
@@ -122,6 +103,7 @@ class Players:
                     sessions.c.id,
                     sessions.c.player_id,
                     sessions.c.method,
+                    sessions.c.created_at,
                     sessions.c.last_used_at,
                     players.c.account_since,
                 )
@@ -129,27 +111,23 @@ class Players:
                 .where(sessions.c.token_hash == digest)
             ).first()
         if found is None:
-            self._players.pop(digest, None)
             return None
         last = aware(found.last_used_at)
         idle = SESSION_IDLE_ANONYMOUS if found.account_since is None else SESSION_IDLE_ACCOUNT
         if now - last > idle:
             with self.db.transaction(write=True) as c:
                 c.execute(delete(sessions).where(sessions.c.id == found.id))
-            self._players.pop(digest, None)
             return None
         if now - last > SESSION_TOUCH:
             with self.db.transaction(write=True) as c:
                 c.execute(
                     update(sessions).where(sessions.c.id == found.id).values(last_used_at=now)
                 )
-        ref = SessionRef(found.player_id, found.id, found.method)
-        self._remember(digest, ref)
-        return ref
+        return SessionRef(found.player_id, found.id, found.method, aware(found.created_at))
 
-    def create_player(self, label: str = "") -> tuple[int, str]:
-        """A new (anonymous) player's id and the token to put in their cookie: their first
-        session (only its hash is stored)."""
+    def create_player(self, label: str = "") -> tuple[SessionRef, str]:
+        """A new (anonymous) player's first session and the token to put in their cookie
+        (only its hash is stored)."""
         token, digest = new_token()
         now = utcnow()
         with self.db.transaction(write=True) as c:
@@ -157,19 +135,7 @@ class Players:
                 insert(players).values(created_at=now).returning(players.c.id)
             ).scalar_one()
             session_id = insert_session(c, player_id, digest, "visit", label, now)
-        self._remember(digest, SessionRef(player_id, session_id))
-        return player_id, token
-
-    def forget_sessions(self, *session_ids: str) -> None:
-        """Drop sessions from this process's memory (ended here: a stranger's at once)."""
-        gone = set(session_ids)
-        for digest in [d for d, s in self._players.items() if s.ref.session_id in gone]:
-            del self._players[digest]
-
-    def forget_player(self, player_id: int) -> None:
-        """Drop a player's sessions from this process's memory."""
-        for digest in [d for d, s in self._players.items() if s.ref.player_id == player_id]:
-            del self._players[digest]
+        return SessionRef(player_id, session_id, "visit", now), token
 
     def player(self, player_id: int) -> PlayerRow:
         """A player's public details."""
@@ -209,8 +175,3 @@ class Players:
         except IntegrityError as exc:  # the only unique value this changes is the skeleton
             raise NameTaken(name) from exc
         return PlayerRow(player_id, name, since is not None)
-
-    def _remember(self, digest: str, ref: SessionRef) -> None:
-        if len(self._players) >= 100_000:
-            self._players.clear()
-        self._players[digest] = _Seen(ref, time.monotonic())

@@ -34,8 +34,6 @@ class Store(Accounts, Games, HighScores, Dailies, Stats):
         # are snapshots (callers get copies), keyed by version, so a stale entry is never
         # used even with several server processes.
         self._cache: LruCache[tuple[str, int], Game] = LruCache(512, copy=Game.copy)
-        # Sessions by token hash, as last read (see players.SESSION_RECHECK).
-        self._players = {}
         # Finished games with their whole log (they never change), for replays and reviews.
         self._finished: LruCache[str, GameRow] = LruCache(64)
         # The daily games' key (read from the database once).

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from anyio import to_thread
 from fastapi import APIRouter, FastAPI
 from fastapi.dependencies.models import Dependant
@@ -154,6 +155,11 @@ def create_app(
         # the GIL; a few threads keep the CPU busy while dozens would only contend for it.
         threads = settings.threads or (1 if database.is_sqlite else 4)
         to_thread.current_default_thread_limiter().total_tokens = threads
+        # Bulkheads: session lookups (every request with a cookie) and the readiness check
+        # have threads of their own, so a stall of one table, or of everything, does not take
+        # the threads of requests that never touch it, nor the answer of /api/ready.
+        app.state.session_threads = anyio.CapacityLimiter(threads)
+        app.state.ready_threads = anyio.CapacityLimiter(1)
         # Everything imported so far lives as long as the process: keep the collector from
         # walking it again and again (full collections otherwise pause requests ~100 ms).
         gc.collect()

@@ -4,13 +4,22 @@ Routes and dependencies are ``async`` and reach the database through :func:`run_
 a worker thread, so the event loop never waits on the database: ``/api/health`` answers at
 once whatever the database does (a PostgreSQL that stopped answering, an SQLite file locked
 by a backup or the sqlite3 shell). A request whose database work takes longer than
-``Settings.database_timeout`` answers 503 ``database_unavailable``.
+``Settings.database_timeout`` answers 503 ``database_unavailable``, having changed nothing.
+
+That timeout is **one deadline per request** (:data:`REQUEST_DEADLINE`, from its first
+database work), not per statement: the database is told the time left (``store.db.DEADLINE``)
+and abandons the work when it passes, and the answer waits for the outcome, so a 503 never
+hides a change made after it was sent. Session lookups run on threads of their own
+(``app.state.session_threads``): a stall of the sessions table does not hold the threads
+of the requests that never touch it.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import time
 from collections.abc import AsyncIterator, Callable
+from contextvars import ContextVar
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
 
@@ -20,6 +29,7 @@ from fastapi import Depends, Request, Response
 
 from ..settings import Settings
 from ..store import DailyEnded, DatabaseTimeout, GameRow, GameStatus, Store
+from ..store.db import DEADLINE
 from ..store.players import SessionRef
 from .errors import ApiError
 from .limits import Hit, RateLimits
@@ -51,13 +61,59 @@ async def get_settings(request: Request) -> Settings:
 StoreDep = Annotated[Store, Depends(get_store)]
 T = TypeVar("T")
 
+REQUEST_DEADLINE: ContextVar[float | None] = ContextVar("magdagdon_request_deadline", default=None)
+"""When the current request's database work must be done (``time.monotonic()``): set by its
+first :func:`run_store`, shared by the rest (see the module docstring)."""
 
-async def run_store(store: Store, work: Callable[[], T]) -> T:
-    """Run database work for a request in a worker thread, within the database timeout (see
-    the module docstring). Work still running then is left to finish on its own."""
+
+OUTCOME_GRACE = 1.0
+"""Seconds past the deadline a request waits for the database to say how its work ended."""
+
+
+def renew_deadline() -> None:
+    """Start the request's database deadline again at its next database work: after work
+    that is not the database's (the coach's search), or in a background task that outlives
+    the request that started it."""
+    REQUEST_DEADLINE.set(None)
+
+
+async def run_store(
+    store: Store,
+    work: Callable[[], T],
+    *,
+    limiter: anyio.CapacityLimiter | None = None,
+    budget: float | None = None,
+) -> T:
+    """Run database work for a request in a worker thread (of ``limiter``, else the default
+    ones) within the request's deadline (see the module docstring); ``budget``: within that
+    many seconds of its own instead. Past the deadline the work does not start (503); work
+    that started is abandoned by the database when the deadline passes, and its outcome
+    (done, or undone) is what the request answers."""
+    if budget is not None:
+        deadline = time.monotonic() + budget
+    else:
+        found = REQUEST_DEADLINE.get()
+        deadline = found if found is not None else time.monotonic() + store.db.timeout
+        REQUEST_DEADLINE.set(deadline)
+
+    def guarded() -> T:
+        if time.monotonic() > deadline:
+            raise DatabaseTimeout("no database thread was free before the request's deadline")
+        token = DEADLINE.set(deadline)
+        try:
+            return work()
+        finally:
+            DEADLINE.reset(token)
+
     try:
-        with anyio.fail_after(store.db.timeout):
-            return await to_thread.run_sync(work, abandon_on_cancel=True)
+        # Waiting for a thread ends at the deadline. Work under way is waited for until the
+        # deadline and OUTCOME_GRACE more: the database abandons it at the deadline and says
+        # so at once. Past that the database itself does not answer (a network that drops
+        # everything): the request answers 503 and the thread is left to its connection's
+        # timeouts, while the server side ends what it was given at the deadline
+        # (statement_timeout, idle_in_transaction_session_timeout).
+        with anyio.fail_after(max(0.0, deadline - time.monotonic()) + OUTCOME_GRACE):
+            return await to_thread.run_sync(guarded, abandon_on_cancel=True, limiter=limiter)
     except TimeoutError:
         raise DatabaseTimeout(f"no answer within {store.db.timeout:g} s") from None
 
@@ -98,10 +154,17 @@ def _accepted(
     return found
 
 
+SESSION_ENDED_HEADER = "X-Magdagdon-Session"
+"""Sent as ``ended`` with every answer to a request whose cookie named a session that has
+ended (signed out here or on another device, revoked, its player deleted, unused too long):
+the page says so before anything else."""
+
+
 async def known_session(
     request: Request, store: StoreDep, settings: SettingsDep
 ) -> SessionRef | None:
-    """The request's session (from its cookie), or None; nobody is created."""
+    """The request's session (from its cookie), or None; nobody is created. Read from the
+    database on the session threads (``app.state.session_threads``)."""
     if hasattr(request.state, "session"):
         known: SessionRef | None = request.state.session
         return known
@@ -109,10 +172,11 @@ async def known_session(
     found = None
     if carried is not None:
         token, prefixed = carried
-        found = store.cached_session(token)
-        if found is None:
-            found = await run_store(store, lambda: store.session(token))
+        limiter = getattr(request.app.state, "session_threads", None)
+        found = await run_store(store, lambda: store.session(token), limiter=limiter)
         found = _accepted(request, settings, token, prefixed, found)
+        if found is None:
+            request.state.session_ended = True
     request.state.session = found
     return found
 
@@ -209,10 +273,10 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
         return NOBODY
     await enforce(request, ("players_per_address", client_address(request)))
     label = device_label(request)
-    player_id, token = await run_store(store, lambda: store.create_player(label))
+    made, token = await run_store(store, lambda: store.create_player(label))
     set_session_cookie(request, settings, token)
-    request.state.session = store.cached_session(token)  # just remembered: no database
-    return player_id
+    request.state.session = made
+    return made.player_id
 
 
 CurrentPlayer = Annotated[int, Depends(current_player)]

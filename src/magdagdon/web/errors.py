@@ -27,6 +27,9 @@ from .view import game_view
 
 log = logging.getLogger("magdagdon.web")
 
+RETRY_AFTER = "5"
+"""Seconds a client waits before it tries again after a 503 (every 503 says it)."""
+
 
 class ApiError(Exception):
     """An error the API answers with its own code and status."""
@@ -137,24 +140,30 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(
             503,
             "database_unavailable",
-            "The game's database is not answering. Try again shortly.",
-            headers={"Retry-After": "5"},
+            "The game's database is not answering; nothing was changed. Try again shortly.",
+            headers={"Retry-After": RETRY_AFTER},
         )
 
     @app.exception_handler(OperationalError)
     async def _db_down(request: Request, exc: OperationalError) -> JSONResponse:
-        log.warning("database unavailable: %s", exc.__class__.__name__)
+        # also the database abandoning a statement at the request's deadline (PostgreSQL's
+        # statement_timeout or lock_timeout, SQLite's interrupt): rolled back, nothing changed
+        log.warning("database unavailable: %s", exc.orig.__class__.__name__)
         return error_response(
             503,
             "database_unavailable",
             "The game's database is not answering; nothing was changed. Try again shortly.",
+            headers={"Retry-After": RETRY_AFTER},
         )
 
     @app.exception_handler(DBAPIError)
     async def _db_error(request: Request, exc: DBAPIError) -> JSONResponse:
         if exc.connection_invalidated:
             return error_response(
-                503, "database_unavailable", "The game's database connection was lost; try again."
+                503,
+                "database_unavailable",
+                "The game's database connection was lost; try again.",
+                headers={"Retry-After": RETRY_AFTER},
             )
         log.exception("database error", exc_info=exc)
         return error_response(500, "internal_error", "Something went wrong on the server.")

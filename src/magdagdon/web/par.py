@@ -38,6 +38,10 @@ within a minute: its claim is stale 40 s after its last renewal, and asked for a
 WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 
+# The par is computed in the background, outside any request: each of its database calls has
+# the database's timeout of its own (``budget``), not the deadline of the request that asked.
+
+
 def play_par(difficulty: Difficulty, seed: bytes) -> int:
     """The strong player's final score on these dice, deciding on what a player sees."""
     game = Game.new(difficulty, seed=seed)
@@ -51,20 +55,28 @@ def play_par(difficulty: Difficulty, seed: bytes) -> int:
 async def compute_par(app: FastAPI, day: date, difficulty: Difficulty) -> int | None:
     """Claim the daily's par and compute it; None when another worker has it in hand."""
     store: Store = app.state.store
-    if not await run_store(store, lambda: store.claim_par(day, difficulty, WORKER)):
+    if not await run_store(
+        store, lambda: store.claim_par(day, difficulty, WORKER), budget=store.db.timeout
+    ):
         return None
     started = time.perf_counter()
     heartbeat = asyncio.create_task(_renew(store, day, difficulty))
     try:
-        seed = await run_store(store, lambda: store.daily_seed(day, difficulty))
+        seed = await run_store(
+            store, lambda: store.daily_seed(day, difficulty), budget=store.db.timeout
+        )
         pool: CoachPool = app.state.coach_pool
         par = await pool.run(play_par, difficulty, seed)
-        await run_store(store, lambda: store.save_par(day, difficulty, par))
+        await run_store(
+            store, lambda: store.save_par(day, difficulty, par), budget=store.db.timeout
+        )
     except Exception:
         # the claim goes (with this process's memory of asking), so the next request asks
         # again; a process stopped meanwhile leaves its claim to go stale instead
         app.state.par_asked.pop((day, difficulty), None)
-        await run_store(store, lambda: store.release_par(day, difficulty, WORKER))
+        await run_store(
+            store, lambda: store.release_par(day, difficulty, WORKER), budget=store.db.timeout
+        )
         raise
     finally:
         heartbeat.cancel()
@@ -78,7 +90,11 @@ async def _renew(store: Store, day: date, difficulty: Difficulty) -> None:
     while True:
         await asyncio.sleep(HEARTBEAT)
         try:
-            if not await run_store(store, lambda: store.renew_par_claim(day, difficulty, WORKER)):
+            if not await run_store(
+                store,
+                lambda: store.renew_par_claim(day, difficulty, WORKER),
+                budget=store.db.timeout,
+            ):
                 return  # taken over (this worker was too slow) or stored: nothing to keep
         except Exception:  # the database did not answer: try again at the next beat
             log.warning("the claim of the par of daily %s %s was not renewed", day, difficulty)

@@ -34,8 +34,10 @@ API_CACHE_HEADERS = [(b"cache-control", b"no-store"), (b"vary", b"Cookie")]
 class SecurityHeadersMiddleware:
     """Adds the Content-Security-Policy and the other security headers to every answer (a
     release's files that cannot be documents only ``nosniff``: ``assets.py``),
-    ``Cache-Control: no-store`` and ``Vary: Cookie`` to every answer of the API, and the
-    cookie of a player created while answering (``request.state.player_cookie``)."""
+    ``Cache-Control: no-store`` and ``Vary: Cookie`` to every answer of the API, the
+    cookie of a player created while answering (``request.state.player_cookie``), and
+    ``X-Magdagdon-Session: ended`` when the request's cookie named a session that has ended
+    (``deps.SESSION_ENDED_HEADER``)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -61,7 +63,10 @@ class SecurityHeadersMiddleware:
                 if api:
                     headers = [h for h in headers if h[0] not in _CACHING]
                     headers += API_CACHE_HEADERS
-                headers += scope.get("state", {}).get("player_cookie", [])
+                state = scope.get("state", {})
+                headers += state.get("player_cookie", [])
+                if api and state.get("session_ended"):
+                    headers.append((b"x-magdagdon-session", b"ended"))
                 message["headers"] = headers
             await send(message)
 

@@ -17,6 +17,7 @@ from ..deps import (
     finished_game,
     is_head,
     limit_coach,
+    renew_deadline,
     run_store,
 )
 from ..errors import ApiError
@@ -56,6 +57,7 @@ async def game_hint(
         raise DailyEnded(row)  # it can no longer be played: no hint for it either
     pool = _coach_pool(request)
     advice = await pool.run(hint_dict, row.game)
+    renew_deadline()  # the coach's time is not the database's
     if is_head(request):  # HEAD changes nothing: the hint is not counted
         used = row.hints_used
     else:
