@@ -81,6 +81,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
+TEST_ORIGIN = "http://testserver"
+"""The origin of FastAPI's test client: named as the public origin of test servers (passkeys
+and transfer codes answer only at the names the operator gives, and localhost)."""
+
+
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     """Settings for a test server: its own database, test seeds allowed (and scored), no rate
@@ -94,4 +99,5 @@ def settings(database_url: str) -> Settings:
         test_seeds_scored=True,
         rate_limits=False,
         daily_ranks="everyone",
+        public_origin=TEST_ORIGIN,
     )

@@ -172,6 +172,29 @@ def announce_when_served(host: str, port: int, line: str, timeout: float = 600) 
     return False
 
 
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    if host in ("localhost", "0.0.0.0", "::", ""):
+        return host == "localhost"
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def open_at(host: str, port: int, settings: Settings) -> str:
+    """The address to print for people to open: ``MAGDAGDON_PUBLIC_ORIGIN``'s (the first), or
+    ``http://localhost:PORT/`` for a server on a loopback or every address (browsers refuse an
+    IP address as a passkey's site: at 127.0.0.1 passkeys would fail), or the host given."""
+    if settings.public_origin:
+        return settings.public_origin.split(",")[0].strip().rstrip("/") + "/"
+    if _is_loopback(host) or host in ("0.0.0.0", "::", ""):
+        return f"http://localhost:{port}/"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
 def trusted_proxies(settings: Settings) -> str:
     """The proxies whose forwarding headers the server believes: ``MAGDAGDON_TRUSTED_PROXIES``,
     else the ``FORWARDED_ALLOW_IPS`` of earlier releases, else none."""
@@ -194,11 +217,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     problem = models_problem()
     if problem:
         log.error("%s: hints and reviews will fail and /api/ready answers 503", problem)
-    host = f"[{args.host}]" if ":" in args.host else args.host
     line = (
-        f"magdagdon {version()} is served at http://{host}:{args.port}/  "
+        f"magdagdon {version()} is served at {open_at(args.host, args.port, settings)}  "
         f"(database: {shown_url(settings.database_url)})"
     )
+    if not settings.public_origin and not _is_loopback(args.host):
+        log.warning(
+            "passkeys and transfer codes work at http://localhost:%d/ only: set "
+            "MAGDAGDON_PUBLIC_ORIGIN to the address players open (README, Running the server)",
+            args.port,
+        )
     threading.Thread(
         target=announce_when_served, args=(args.host, args.port, line), daemon=True
     ).start()

@@ -47,6 +47,11 @@ class LruCache(Generic[K, V]):
             while len(self._entries) > self._size:
                 self._entries.popitem(last=False)
 
+    def discard(self, key: K) -> None:
+        """Forget ``key``'s entry, if there is one."""
+        with self._lock:
+            self._entries.pop(key, None)
+
     def clear(self) -> None:
         """Forget every entry."""
         with self._lock:

@@ -69,11 +69,12 @@ class Settings(BaseSettings):
         description="Sign-in attempts (transfer codes tried, passkeys presented) per address, "
         "in bursts of half an hour's worth (10 at once by default).",
     )
-    sign_ins_per_hour: float = Field(
-        default=600,
+    network_sign_ins_per_hour: float = Field(
+        default=60,
         gt=0,
-        description="Sign-in attempts on the whole server (against codes guessed from many "
-        "addresses), in bursts of a tenth of an hour's worth.",
+        description="Transfer codes tried per network (an IPv4 /24, an IPv6 /48), in bursts of "
+        "half an hour's worth (30 at once by default). Nothing is counted server-wide: wrong "
+        "guesses from anywhere cannot shut code sign-in for everybody.",
     )
     account_codes_per_hour: float = Field(
         default=10,
@@ -89,9 +90,11 @@ class Settings(BaseSettings):
     )
     public_origin: str | None = Field(
         default=None,
-        description="The address players open, e.g. https://dice.example.org: passkeys are "
-        "bound to its host name. Unset: each request's own (its Host header and scheme, as "
-        "a trusted proxy says), which is right unless the game answers under several names.",
+        description="The address players open, e.g. https://dice.example.org (several, "
+        "separated by commas: the one a request's Host names, else the first): passkeys are "
+        "bound to its host name and transfer codes' links name it. Unset: passkeys and "
+        "transfer codes work at localhost (and loopback addresses) only; any other Host "
+        "header is refused (400 unknown_host), so a request cannot choose the name.",
     )
     player_coach_per_minute: float = Field(
         default=30, gt=0, description="Hints and reviews per player (each costs CPU time)."

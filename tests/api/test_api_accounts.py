@@ -19,6 +19,7 @@ from magdagdon.web.app import create_app
 from magdagdon.web.deps import COOKIE, HOST_COOKIE, TEST_DATE_HEADER
 
 from ..utils.api import Client, ViewPlayer, act, new_game, play_through, play_to_end, play_turn
+from ..conftest import TEST_ORIGIN
 from ..utils.authenticator import Authenticator
 
 DAY = "2026-12-05"
@@ -100,7 +101,7 @@ def test_a_transfer_code_moves_every_game_stat_and_streak_to_the_new_device(
     r = phone.post("/api/account/transfer-codes")
     assert r.status_code == 201
     created = r.json()
-    assert len(created["code"]) == 9 and created["code"][4] == "-"
+    assert len(created["code"]) == 14 and created["code"][4] == created["code"][9] == "-"
     assert created["url"].endswith(f"/#transfer={created['code']}")
     qr = created["qr"]
     assert len(qr) >= 21 and all(len(row) == len(qr) and set(row) <= {"0", "1"} for row in qr)
@@ -185,7 +186,7 @@ def test_transfer_codes_are_single_use_and_expire(
 
 
 def test_guessing_codes_is_limited_per_address(database_url: str) -> None:
-    settings = Settings(database_url=database_url)  # the default limits
+    settings = Settings(database_url=database_url, public_origin=TEST_ORIGIN)  # default limits
     with TestClient(create_app(settings)) as phone, TestClient(phone.app) as guesser:
         code = code_for(phone)
         answers = [
@@ -200,7 +201,7 @@ def test_guessing_codes_is_limited_per_address(database_url: str) -> None:
 
 
 def test_making_codes_is_limited_per_account(database_url: str) -> None:
-    settings = Settings(database_url=database_url)
+    settings = Settings(database_url=database_url, public_origin=TEST_ORIGIN)
     with TestClient(create_app(settings)) as phone:
         codes = [phone.post("/api/account/transfer-codes").status_code for _ in range(6)]
         assert codes == [201] * 5 + [429]
@@ -374,7 +375,12 @@ def test_deleting_a_player_leaves_no_row_of_them(
 
 
 def test_only_accounts_are_ranked_by_default(database_url: str) -> None:
-    settings = Settings(database_url=database_url, allow_test_seeds=True, rate_limits=False)
+    settings = Settings(
+        database_url=database_url,
+        allow_test_seeds=True,
+        rate_limits=False,
+        public_origin=TEST_ORIGIN,
+    )
     app = create_app(settings)
     with (
         TestClient(app, headers={TEST_DATE_HEADER: DAY}) as member,

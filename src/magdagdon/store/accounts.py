@@ -10,8 +10,10 @@ anonymous player into the account, in one transaction (``Accounts._sign_in``):
   neither finished, the account's): the other leaves its leaderboard and stays behind under
   a player of its own, ``merged_into`` the account (its replay still works; the export and the
   deletion of the account include it). The sign-in's answer names each such daily;
-- of two unfinished regular games, the one played last stays in progress, the other is
-  abandoned (R16, as starting a new game would);
+- of two unfinished regular games, one with moves goes on before one without (a game the
+  page made and nobody played is deleted: nothing of the player's is lost); of two with
+  moves, the one played last stays in progress and the other is abandoned (R16, as starting
+  a new game would: one game in progress at a time), which the answer names;
 - the account keeps its name; without one it takes the device's;
 - the device's player and its session are gone: its cookie is a stranger's.
 
@@ -27,11 +29,13 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import Connection, delete, insert, or_, select, update
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
+from sqlalchemy.exc import IntegrityError
 
+from ..lru import LruCache
 from .daily import uncount_daily_score
 from .db import Database
-from .errors import InvalidCode, LastPasskey
+from .errors import ClonedPasskey, InvalidCode, LastPasskey, SessionEnded
 from .highscores import aware
 from .models import (
     GameStatus,
@@ -54,13 +58,18 @@ from .players import (
     insert_session,
     new_token,
 )
+from .rows import GameRow
 
 TRANSFER_CODE_LIFETIME: Final = timedelta(minutes=10)
 """How long a transfer code can be used (once)."""
 CODE_ALPHABET: Final = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 """A transfer code's letters: no 0/O, 1/I to mistake for each other."""
-CODE_LENGTH: Final = 8
-"""Letters of a transfer code: 32⁸ ≈ 10¹² codes, against attempts limited per address."""
+CODE_LENGTH: Final = 12
+"""Letters of a transfer code: 32¹² ≈ 1.2·10¹⁸ codes (60 bits), so guessing stays hopeless
+from however many addresses (the arithmetic is in docs/design.md, "Transfer codes")."""
+PASSKEY_PROOF: Final = timedelta(minutes=5)
+"""An account that has a passkey adds another only from a session signed in with a passkey
+this recently ("sudo mode"): a stolen cookie, or a sign-in made with a code it minted, cannot."""
 CHALLENGE_LIFETIME: Final = timedelta(minutes=5)
 """How long a WebAuthn challenge can be answered (once)."""
 
@@ -71,8 +80,8 @@ def normalise_code(code: str) -> str:
 
 
 def format_code(code: str) -> str:
-    """A transfer code to show: two groups of four letters."""
-    return f"{code[:4]}-{code[4:]}"
+    """A transfer code to show: groups of four letters."""
+    return "-".join(code[i : i + 4] for i in range(0, len(code), 4))
 
 
 def _code_hash(code: str) -> str:
@@ -108,6 +117,7 @@ class SignIn:
     token: str
     session_id: str
     merge: Merge
+    method: str = "transfer"
 
 
 @dataclass(frozen=True)
@@ -123,6 +133,8 @@ class PasskeyRow:
     label: str
     created_at: datetime
     last_used_at: datetime | None
+    handle: str | None = None
+    """The account's WebAuthn user handle (base64url), which its passkeys name it by."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +148,7 @@ class SessionRow:
     last_used_at: datetime
 
 
-def _passkey(r: Any) -> PasskeyRow:
+def _passkey(r: Any, handle: str | None = None) -> PasskeyRow:
     return PasskeyRow(
         id=r.id,
         credential_id=r.credential_id,
@@ -147,6 +159,7 @@ def _passkey(r: Any) -> PasskeyRow:
         label=r.label,
         created_at=aware(r.created_at),
         last_used_at=aware(r.last_used_at) if r.last_used_at is not None else None,
+        handle=handle,
     )
 
 
@@ -154,6 +167,7 @@ class Accounts(Players):
     """The store's operations on accounts and sessions (part of :class:`~magdagdon.store.Store`)."""
 
     db: Database
+    _finished: LruCache[str, GameRow]
 
     # --- becoming an account ------------------------------------------------------------
 
@@ -182,25 +196,44 @@ class Accounts(Players):
 
     # --- transfer codes -------------------------------------------------------------------
 
-    def create_transfer_code(self, player_id: int) -> tuple[str, datetime]:
-        """A new one-time transfer code for the player (made an account if it was not one),
-        valid :data:`TRANSFER_CODE_LIFETIME`; the code (as shown) and when it expires. The
-        player's codes made before stay valid until they expire or are used."""
+    def create_transfer_code(self, session: SessionRef) -> tuple[str, datetime]:
+        """A new one-time transfer code for the session's player (made an account if it was
+        not one), valid :data:`TRANSFER_CODE_LIFETIME`; the code (as shown) and when it
+        expires. It belongs to the session: it ends when the session ends (signed out,
+        revoked, everywhere), so a stolen cookie's codes do not outlive it.
+        :class:`SessionEnded` when the session has ended meanwhile (nothing is made)."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         now = utcnow()
         expires = now + TRANSFER_CODE_LIFETIME
-        with self.db.transaction(write=True) as c:
-            c.execute(delete(transfer_codes).where(transfer_codes.c.expires_at < now))
-            self._make_account(c, player_id, now)
-            c.execute(
-                insert(transfer_codes).values(
-                    code_hash=_code_hash(code),
-                    player_id=player_id,
-                    created_at=now,
-                    expires_at=expires,
+        try:
+            with self.db.transaction(write=True) as c:
+                c.execute(delete(transfer_codes).where(transfer_codes.c.expires_at < now))
+                self._live_session(c, session)
+                self._make_account(c, session.player_id, now)
+                c.execute(
+                    insert(transfer_codes).values(
+                        code_hash=_code_hash(code),
+                        player_id=session.player_id,
+                        session_id=session.session_id,
+                        created_at=now,
+                        expires_at=expires,
+                    )
                 )
-            )
+        except IntegrityError as exc:  # the session was deleted by a racing sign-out
+            raise SessionEnded() from exc
         return format_code(code), expires
+
+    @staticmethod
+    def _live_session(c: Connection, session: SessionRef) -> None:
+        """:class:`SessionEnded` unless the session is still there (a racing deletion that
+        commits after this is refused by the foreign key, or takes what this made with it)."""
+        found = c.scalar(
+            select(sessions.c.id).where(
+                sessions.c.id == session.session_id, sessions.c.player_id == session.player_id
+            )
+        )
+        if found is None:
+            raise SessionEnded()
 
     def redeem_transfer_code(self, code: str, device: SessionRef | None, label: str) -> SignIn:
         """Sign in with a transfer code: it is used up, a new session is made and the device's
@@ -220,23 +253,31 @@ class Accounts(Players):
 
     # --- passkeys (the WebAuthn ceremonies are web/accounts.py's) -------------------------
 
-    def save_challenge(self, challenge: str, purpose: str, player_id: int | None) -> None:
-        """Keep a challenge handed to a browser until it is answered (once) or expires."""
+    def save_challenge(self, challenge: str, purpose: str, session: SessionRef | None) -> None:
+        """Keep a challenge handed to a browser until it is answered (once) or expires. A
+        registration's belongs to the session that asked (it ends with it)."""
         now = utcnow()
-        with self.db.transaction(write=True) as c:
-            c.execute(delete(challenges).where(challenges.c.expires_at < now))
-            c.execute(
-                insert(challenges).values(
-                    challenge=challenge,
-                    purpose=purpose,
-                    player_id=player_id,
-                    expires_at=now + CHALLENGE_LIFETIME,
+        try:
+            with self.db.transaction(write=True) as c:
+                c.execute(delete(challenges).where(challenges.c.expires_at < now))
+                if session is not None:
+                    self._live_session(c, session)
+                c.execute(
+                    insert(challenges).values(
+                        challenge=challenge,
+                        purpose=purpose,
+                        player_id=session.player_id if session is not None else None,
+                        session_id=session.session_id if session is not None else None,
+                        expires_at=now + CHALLENGE_LIFETIME,
+                    )
                 )
-            )
+        except IntegrityError as exc:  # the session was deleted by a racing sign-out
+            raise SessionEnded() from exc
 
-    def take_challenge(self, challenge: str, purpose: str) -> tuple[bool, int | None]:
-        """Use up a challenge: whether it was handed out for ``purpose`` and is unexpired, and
-        the player it was handed to (None for a sign-in's)."""
+    def take_challenge(self, challenge: str, purpose: str) -> tuple[bool, str | None]:
+        """Use up a challenge: whether it was handed out for ``purpose`` and is unexpired (and
+        its session, if it had one, has not ended), and the session it was handed to (None
+        for a sign-in's)."""
         with self.db.transaction(write=True) as c:
             found = c.execute(
                 delete(challenges)
@@ -245,9 +286,9 @@ class Accounts(Players):
                     challenges.c.purpose == purpose,
                     challenges.c.expires_at >= utcnow(),
                 )
-                .returning(challenges.c.player_id)
+                .returning(challenges.c.session_id)
             ).first()
-        return (found is not None, found.player_id if found is not None else None)
+        return (found is not None, found.session_id if found is not None else None)
 
     def add_passkey(
         self,
@@ -279,12 +320,14 @@ class Accounts(Players):
         return _passkey(row)
 
     def passkey_by_credential(self, credential_id: str) -> PasskeyRow | None:
-        """The passkey with this credential id, if any."""
+        """The passkey with this credential id, if any (with its account's handle)."""
         with self.db.transaction() as c:
             row = c.execute(
-                select(passkeys).where(passkeys.c.credential_id == credential_id)
+                select(passkeys, players.c.handle)
+                .join(players, players.c.id == passkeys.c.player_id)
+                .where(passkeys.c.credential_id == credential_id)
             ).first()
-        return _passkey(row) if row is not None else None
+        return _passkey(row, row.handle) if row is not None else None
 
     def passkeys_of(self, player_id: int) -> list[PasskeyRow]:
         """The account's passkeys, oldest first."""
@@ -316,15 +359,45 @@ class Accounts(Players):
         self, passkey: PasskeyRow, sign_count: int, device: SessionRef | None, label: str
     ) -> SignIn:
         """Sign in with a verified passkey: its use is recorded, a new session is made and the
-        device's player merged in (see the module docstring)."""
+        device's player merged in (see the module docstring).
+
+        The signature counter advances atomically: the update applies only while the stored
+        count is below the new one (or both are 0: an authenticator that keeps no count), so
+        of two assertions with the same count sent at once (a cloned authenticator) one
+        signs in and the other raises :class:`ClonedPasskey`, with nothing changed."""
         now = utcnow()
         with self.db.transaction(write=True) as c:
-            c.execute(
-                update(passkeys)
-                .where(passkeys.c.id == passkey.id)
-                .values(sign_count=sign_count, last_used_at=now)
+            counted = (
+                passkeys.c.sign_count < sign_count if sign_count > 0 else passkeys.c.sign_count == 0
             )
+            advanced = c.execute(
+                update(passkeys)
+                .where(passkeys.c.id == passkey.id, counted)
+                .values(sign_count=sign_count, last_used_at=now)
+            ).rowcount
+            if not advanced:
+                raise ClonedPasskey()
             return self._sign_in(c, passkey.player_id, device, "passkey", label, now)
+
+    def passkey_proven(self, session: SessionRef) -> bool:
+        """Whether the session may add a passkey: its account has none yet, or the session
+        was signed in with one in the last :data:`PASSKEY_PROOF`."""
+        with self.db.transaction() as c:
+            has = c.scalar(
+                select(passkeys.c.id).where(passkeys.c.player_id == session.player_id).limit(1)
+            )
+            row = c.execute(
+                select(sessions.c.method, sessions.c.created_at).where(
+                    sessions.c.id == session.session_id
+                )
+            ).first()
+        if has is None:
+            return True
+        return (
+            row is not None
+            and row.method == "passkey"
+            and utcnow() - aware(row.created_at) <= PASSKEY_PROOF
+        )
 
     # --- signing in: a new session, the device's player merged in -------------------------
 
@@ -344,7 +417,7 @@ class Accounts(Players):
                 merge = self._merge(c, device.player_id, account_id, now)
         token, digest = new_token()
         session_id = insert_session(c, account_id, digest, method, label, now)
-        return SignIn(account_id, token, session_id, merge)
+        return SignIn(account_id, token, session_id, merge, method)
 
     def _merge(self, c: Connection, source: int, target: int, now: datetime) -> Merge:
         """Move the anonymous player ``source`` into the account ``target`` (module docstring).
@@ -420,7 +493,9 @@ class Accounts(Players):
             clashes.append(
                 DailyClash(mine.daily, mine.difficulty, keep.id, keep.score, drop.id, drop.score)
             )
-        # two regular games in progress: the one played last goes on
+        # two regular games in progress: a game with moves goes on before one with none (a
+        # game the page made and nobody played is nothing of the player's: it is deleted);
+        # of two with moves, the one played last goes on and the other is abandoned (R16)
         active = c.execute(
             select(games.c.id, games.c.player_id, games.c.action_count)
             .where(
@@ -428,23 +503,27 @@ class Accounts(Players):
                 games.c.status == GameStatus.ACTIVE,
                 games.c.daily.is_(None),
             )
-            .order_by(games.c.updated_at.desc())
+            .order_by((games.c.action_count > 0).desc(), games.c.updated_at.desc(), games.c.id)
         ).all()
         abandoned = None
-        if len(active) > 1:
-            for record in active[1:]:
-                if record.action_count:  # (one never played is not worth a word)
-                    abandoned = record.id
-                c.execute(
-                    update(games)
-                    .where(games.c.id == record.id)
-                    .values(
-                        status=GameStatus.ABANDONED, version=games.c.version + 1, updated_at=now
-                    )
-                )
-        moved = c.execute(
-            update(games).where(games.c.player_id == source).values(player_id=target)
-        ).rowcount
+        for record in active[1:]:
+            if not record.action_count:
+                c.execute(delete(game_actions).where(game_actions.c.game_id == record.id))
+                c.execute(delete(games).where(games.c.id == record.id))
+                continue
+            abandoned = record.id
+            c.execute(
+                update(games)
+                .where(games.c.id == record.id)
+                .values(status=GameStatus.ABANDONED, version=games.c.version + 1, updated_at=now)
+            )
+        # the games that join (one never played is not worth a word)
+        moved = c.scalar(
+            select(func.count())
+            .select_from(games)
+            .where(games.c.player_id == source, games.c.action_count > 0)
+        )
+        c.execute(update(games).where(games.c.player_id == source).values(player_id=target))
         c.execute(
             update(highscores).where(highscores.c.player_id == source).values(player_id=target)
         )
@@ -641,12 +720,16 @@ class Accounts(Players):
             ],
         }
 
-    def delete_player(self, player_id: int) -> None:
+    def delete_player(self, player_id: int) -> list[str]:
         """Delete the player and everything stored of them: games and their logs, high scores
         and daily results (they leave the tables: docs/design.md says why), sessions,
-        passkeys, codes, challenges, and what their sign-ins left behind."""
+        passkeys, codes, challenges, and what their sign-ins left behind. The ids of the games
+        deleted (for what caches keep of them)."""
         with self.db.transaction(write=True) as c:
             ids = self._own_players(c, player_id)
+            deleted = list(
+                c.execute(select(games.c.id).where(games.c.player_id.in_(ids))).scalars().all()
+            )
             for row in c.execute(
                 select(
                     daily_results.c.day,
@@ -674,3 +757,6 @@ class Accounts(Players):
             c.execute(update(players).where(players.c.id == player_id).values(handle=None))
             c.execute(delete(players).where(players.c.id.in_(ids[1:])))
             c.execute(delete(players).where(players.c.id == player_id))
+        for game_id in deleted:
+            self._finished.discard(game_id)
+        return deleted

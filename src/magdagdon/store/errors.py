@@ -63,3 +63,12 @@ class InvalidCode(Exception):
 
 class LastPasskey(Exception):
     """Removing the account's last passkey, not confirmed."""
+
+
+class SessionEnded(Exception):
+    """The request's session ended while it was being answered (signed out elsewhere)."""
+
+
+class ClonedPasskey(Exception):
+    """A passkey's signature counter did not advance: another assertion with the same count
+    was accepted first (a cloned authenticator, or the same answer sent twice)."""

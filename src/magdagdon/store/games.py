@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 
@@ -151,10 +152,13 @@ class Games:
         reviews are public); :class:`GameNotFound` if there is no such finished game."""
         found = self._finished.get(game_id)
         if found is not None:
-            with self.db.transaction() as c:  # (deleted since, with its player?)
-                if c.scalar(select(games.c.id).where(games.c.id == game_id)) is not None:
-                    return found
-            raise GameNotFound(game_id)
+            # its owner as stored now: deleted since, with its player? moved to an account by
+            # a sign-in (on any worker)?
+            with self.db.transaction() as c:
+                owner = c.scalar(select(games.c.player_id).where(games.c.id == game_id))
+            if owner is None:
+                raise GameNotFound(game_id)
+            return found if owner == found.player_id else replace(found, player_id=owner)
         with self.db.transaction() as c:
             record = self._load(c, game_id, None)
             log = self._log(c, game_id)

@@ -131,6 +131,9 @@ challenges = Table(
     # "register" (a passkey for this player) or "sign-in" (anybody's passkey)
     Column("purpose", String(16), nullable=False),
     Column("player_id", ForeignKey("players.id"), nullable=True),
+    # the session that asked (a passkey's registration is answered from it alone): ended
+    # with it (migration 0007)
+    Column("session_id", ForeignKey("sessions.id", ondelete="CASCADE"), nullable=True, index=True),
     Column("expires_at", UTCDateTime(), nullable=False, index=True),
 )
 """WebAuthn challenges handed out and not yet answered: each is used once, whichever worker
@@ -141,6 +144,9 @@ transfer_codes = Table(
     metadata,
     Column("code_hash", String(64), primary_key=True),
     Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    # the session that made it: a code ends with it (signing out, revoked, sign out
+    # everywhere), so a stolen cookie's codes do not outlive it (migration 0007)
+    Column("session_id", ForeignKey("sessions.id", ondelete="CASCADE"), nullable=False, index=True),
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
     Column("expires_at", UTCDateTime(), nullable=False),
 )

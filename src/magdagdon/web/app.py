@@ -32,7 +32,12 @@ from .limits import Limits, RateLimits
 from .request_id import RequestIdMiddleware
 from .routes import account, coach, daily, games, health, highscores, players
 from .schemas import ErrorResponse
-from .security import BodyLimitMiddleware, CrossSiteMiddleware, SecurityHeadersMiddleware
+from .security import (
+    BodyLimitMiddleware,
+    CrossSiteMiddleware,
+    NulPathMiddleware,
+    SecurityHeadersMiddleware,
+)
 from .workers import exit_with_parent
 
 STATIC = Path(__file__).parent / "static"
@@ -201,6 +206,7 @@ def create_app(
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(CrossSiteMiddleware)
+    app.add_middleware(NulPathMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(HeadMiddleware)
     app.add_middleware(RequestIdMiddleware)

@@ -27,6 +27,10 @@ class Remote(Protocol):
         """Keep ``value`` for ``ttl`` seconds (nothing happens when the store does not answer)."""
         ...
 
+    async def delete(self, *keys: str) -> bool:
+        """Delete the keys; False when the store does not answer."""
+        ...
+
 
 class ReviewCache:
     """Reviews by game id: the ``size`` most recent in this process, and every review for
@@ -57,6 +61,16 @@ class ReviewCache:
             return None
         self._local.put(game_id, found)
         return found
+
+    async def forget(self, game_ids: list[str]) -> bool:
+        """Forget the reviews of these games, here and in the remote store (their player was
+        deleted: a review holds the game's rolls, moves and boards). False when the remote
+        store did not answer: there they expire after :data:`REVIEW_TTL`."""
+        for game_id in game_ids:
+            self._local.discard(game_id)
+        if self._remote is None:
+            return True
+        return await self._remote.delete(*(self.key(g) for g in game_ids))
 
     async def put(self, game_id: str, review: ReviewView) -> None:
         """Keep the review of ``game_id`` here and in the remote store."""

@@ -298,6 +298,21 @@ def client_address(request: Request) -> str:
     return host
 
 
+def client_network(request: Request) -> str:
+    """The key of the client's network for limits on guessing (transfer codes): an IPv4
+    address's /24, an IPv6 address's /48 (what one site or customer is given), an
+    IPv4-mapped IPv6 address as its IPv4's /24."""
+    host = request.client.host if request.client else "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    prefix = 24 if isinstance(address, ipaddress.IPv4Address) else 48
+    return str(ipaddress.ip_network((address, prefix), strict=False))
+
+
 async def enforce(request: Request, *hits: Hit) -> None:
     """Count events against rate limits, in order (one Redis round trip for them all when
     the limits are shared); 429 with Retry-After at the first that is exhausted."""

@@ -106,7 +106,7 @@ LIMITS: Final = {
     "players_per_address": Limit("address_players_per_minute", MINUTE, 20),
     "accounts_per_address": Limit("address_accounts_per_hour", HOUR, 0.5),
     "sign_ins_per_address": Limit("address_sign_ins_per_hour", HOUR, 0.5),
-    "sign_ins": Limit("sign_ins_per_hour", HOUR, 0.1),
+    "sign_ins_per_network": Limit("network_sign_ins_per_hour", HOUR, 0.5),
     "codes_per_account": Limit("account_codes_per_hour", HOUR, 0.5),
     "coach_per_player": Limit("player_coach_per_minute", MINUTE, 1 / 3),
     "coach_per_address": Limit("address_coach_per_minute", MINUTE, 1 / 3),

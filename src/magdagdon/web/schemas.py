@@ -26,6 +26,12 @@ NAME_MAX = 24
 NAME_PATTERN = r"^ *[\w.'\-][\w .'\-]*$"
 r"""A name: letters, digits and . ' - _ with spaces between (Python's Unicode ``\w``)."""
 _NAME_PATTERN = re.compile(NAME_PATTERN)
+_ASCII_REFUSED = r"\x00-\x1f!-&(-,/:-@\[-^`{-\x7f"
+PUBLISHED_NAME_PATTERN = rf"^ *[^{_ASCII_REFUSED} ][^{_ASCII_REFUSED}]*$"
+r"""The name's pattern as the published schema states it, the same in JSON Schema's regular
+expressions (ECMA-262, where ``\w`` is ASCII only) and Python's: of ASCII, exactly the
+server's (letters, digits, . ' - _ and spaces between); any other character is left to the
+description (the server takes letters and digits of every language, no symbols)."""
 
 
 class Strict(BaseModel):
@@ -150,10 +156,10 @@ class NameUpdate(Strict):
     name: str = Field(
         min_length=1,
         max_length=NAME_MAX,
-        pattern=NAME_PATTERN,
-        description=f"1-{NAME_MAX} letters, digits, spaces, . ' - _ (kept in Unicode's NFKC "
-        "form: full-width letters become ASCII; spaces at the ends are trimmed, runs of "
-        "spaces made one). No invisible or formatting characters (zero-width, direction "
+        pattern=PUBLISHED_NAME_PATTERN,
+        description=f"1-{NAME_MAX} letters (of any language), digits, spaces, . ' - _ (kept "
+        "in Unicode's NFKC form: full-width letters become ASCII; spaces at the ends are "
+        "trimmed, runs of spaces made one). No invisible or formatting characters (zero-width, direction "
         "marks, Hangul fillers, variation selectors). A name that looks like another "
         "player's (the same Unicode confusable skeleton) is refused with 409 name_taken.",
     )
@@ -640,9 +646,11 @@ class SessionView(BaseModel):
 class SignOut(BaseModel):
     """Sign this device out, or every device."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    everywhere: bool = False
+    everywhere: bool = Field(
+        default=False, description="true or false (JSON booleans only: not 0, 1 or strings)"
+    )
 
 
 class Health(BaseModel):

@@ -87,7 +87,7 @@ CROSS_SITE_MESSAGE = "Another site may not change anything here: open the game i
 def is_cross_site(scope: Scope) -> bool:
     """Whether a browser says the request comes from another site: ``Sec-Fetch-Site`` other than
     ``same-origin`` or ``none``, or, from a browser that does not send it, an ``Origin`` other
-    than the server's own (its ``Host``). A request with neither is not a browser's page
+    than the server's own (its scheme and ``Host``). A request with neither is not a browser's page
     (``curl``, the terminal game, a script): it cannot ride on a visitor's cookie."""
     headers = dict(scope.get("headers", []))
     fetch_site = headers.get(b"sec-fetch-site")
@@ -98,10 +98,26 @@ def is_cross_site(scope: Scope) -> bool:
         return False
     host = headers.get(b"host", b"").decode("latin-1").lower()
     try:
-        netloc = urlsplit(origin.decode("latin-1")).netloc.lower()
+        parts = urlsplit(origin.decode("latin-1"))
     except ValueError:
         return True
-    return not netloc or netloc != host
+    # the scheme too: http://game.example is another origin than https://game.example
+    scheme = str(scope.get("scheme", "http")).lower()
+    return not parts.netloc or parts.netloc.lower() != host or parts.scheme.lower() != scheme
+
+
+class NulPathMiddleware:
+    """Answers 404 ``not_found`` to a path with a NUL character in it (``/api/games/ab%00cd``):
+    no id, file or route has one, and PostgreSQL refuses NUL in a string (a 500 otherwise)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and "\x00" in scope["path"]:
+            await send_error(send, 404, "not_found", "Not Found")
+            return
+        await self.app(scope, receive, send)
 
 
 class CrossSiteMiddleware:

@@ -170,6 +170,16 @@ class RedisLink:
         except RedisUnavailable:
             return
 
+    async def delete(self, *keys: str) -> bool:
+        """Delete the keys; False when Redis is away (they stay until they expire)."""
+        if not keys:
+            return True
+        try:
+            await self.run(lambda client: client.delete(*keys))
+        except RedisUnavailable:
+            return False
+        return True
+
 
 BUCKETS: Final = """
 -- Token buckets, as web/limits.py's RateLimiter keeps them in memory: KEYS are the buckets

@@ -8,6 +8,7 @@ a session cookie; send it with every later request (any HTTP client's cookie jar
 
 from __future__ import annotations
 
+import ipaddress
 import json
 from collections.abc import Callable
 from datetime import datetime
@@ -45,13 +46,14 @@ from webauthn.helpers.structs import (
 
 from ...settings import Settings
 from ...store.accounts import Merge, PasskeyRow, SignIn
-from ...store.errors import InvalidCode, LastPasskey
+from ...store.errors import ClonedPasskey, InvalidCode, LastPasskey, SessionEnded
 from ...store.players import SessionRef
 from ..deps import (
     CurrentPlayer,
     SettingsDep,
     StoreDep,
     client_address,
+    client_network,
     device_label,
     enforce,
     known_session,
@@ -84,29 +86,85 @@ MAX_PUBLIC_KEY = 2048
 _TOO_MANY: dict[int | str, dict[str, Any]] = {
     429: {"model": ErrorResponse, "description": "Too many attempts: see Retry-After."}
 }
+_UNKNOWN: dict[int | str, dict[str, Any]] = {
+    400: {
+        "model": ErrorResponse,
+        "description": "unknown_host: the request's Host is no name the operator gave "
+        "(MAGDAGDON_PUBLIC_ORIGIN; without it, localhost only).",
+    }
+}
+_SIGNED_OUT: dict[int | str, dict[str, Any]] = {
+    401: {
+        "model": ErrorResponse,
+        "description": "signed_out: this device was signed out while the request was answered.",
+    }
+}
+
+
+_UNKNOWN_HOST = (
+    "This server does not know itself by the name {host!r}: passkeys and transfer codes work "
+    "at the addresses its operator names in MAGDAGDON_PUBLIC_ORIGIN (without it, at "
+    "localhost only)."
+)
+
+
+def _loopback(host: str) -> bool:
+    """localhost (and its subdomains) or a loopback address: the player's own machine."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def relying_party(request: Request, settings: Settings) -> tuple[str, str]:
     """The passkeys' relying party: its id (the host name) and the origin the browser must
-    report (``MAGDAGDON_PUBLIC_ORIGIN``, else the request's own scheme and Host)."""
+    report, which a transfer code's link names too.
+
+    Only a name the operator gave: with ``MAGDAGDON_PUBLIC_ORIGIN`` (one origin, or several
+    separated by commas) the one the request's Host names, else the first; without it the
+    request's own scheme and Host, but only for localhost or a loopback address. Any other
+    Host (``Host: evil.example``) is refused, 400 ``unknown_host``: a passkey is never made
+    for a name the operator did not give, nor a code's link sent there."""
+    given = (request.headers.get("host") or request.url.netloc).lower()
     if settings.public_origin:
-        parts = urlsplit(settings.public_origin)
-        origin = f"{parts.scheme}://{parts.netloc}"
+        origins = [urlsplit(o.strip()) for o in settings.public_origin.split(",") if o.strip()]
+        chosen = next((o for o in origins if o.netloc.lower() == given), origins[0])
+        origin = f"{chosen.scheme}://{chosen.netloc}"
     else:
-        origin = f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+        origin = f"{request.url.scheme}://{given}"
     host = urlsplit(origin).hostname or ""
+    if not settings.public_origin and not _loopback(host):
+        raise ApiError(400, "unknown_host", _UNKNOWN_HOST.format(host=host))
     return host, origin
 
 
 async def _count_sign_in(request: Request, *, guessable: bool = False) -> None:
-    """Count a sign-in attempt against its address, and a transfer code tried (``guessable``:
-    codes could be guessed from many addresses) against the whole server too. A passkey's
-    options are counted per address only: its answer cannot be guessed, and a server-wide
-    count would let anybody spend everybody's sign-ins."""
+    """Count a sign-in attempt against its address, and a transfer code tried (``guessable``)
+    against its network too (an IPv4 /24, an IPv6 /48: one customer's addresses). Nothing is
+    counted server-wide: a count that wrong guesses from anywhere could spend would let
+    anybody shut code sign-in for everybody; a code's length keeps guessing hopeless instead
+    (docs/design.md, "Transfer codes"). A passkey's answer cannot be guessed at all."""
     hits: list[tuple[str, str]] = [("sign_ins_per_address", client_address(request))]
     if guessable:
-        hits.append(("sign_ins", "*"))
+        hits.append(("sign_ins_per_network", client_network(request)))
     await enforce(request, *hits)
+
+
+def _session_of(request: Request) -> SessionRef:
+    """The request's session (``CurrentPlayer`` made or found it first)."""
+    session: SessionRef = request.state.session
+    return session
+
+
+def _signed_out() -> ApiError:
+    return ApiError(
+        401,
+        "signed_out",
+        "This device was signed out meanwhile (on another device, or everywhere): nothing "
+        "was made.",
+    )
 
 
 async def _count_account(request: Request, store: StoreDep, player: int) -> None:
@@ -137,7 +195,7 @@ async def _signed_in(
     request: Request, store: StoreDep, settings: Settings, done: SignIn
 ) -> SignInView:
     set_session_cookie(request, settings, done.token)
-    request.state.session = SessionRef(done.player_id, done.session_id)
+    request.state.session = SessionRef(done.player_id, done.session_id, done.method)
     name = (await run_store(store, lambda: store.player(done.player_id))).name
     return SignInView(name=name, account=True, merged=_merge_view(done.merge))
 
@@ -149,7 +207,7 @@ async def _signed_in(
     "/transfer-codes",
     status_code=status.HTTP_201_CREATED,
     response_model=TransferCodeCreated,
-    responses=_TOO_MANY,
+    responses={**_UNKNOWN, **_SIGNED_OUT, **_TOO_MANY},
 )
 async def create_transfer_code(
     request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
@@ -157,10 +215,14 @@ async def create_transfer_code(
     """A one-time code (valid 10 minutes) to sign in to this player on another device or
     browser: type it there, or scan its QR code. The player becomes an account if it was not
     one. At most ``MAGDAGDON_ACCOUNT_CODES_PER_HOUR`` a player."""
+    _, origin = relying_party(request, settings)
     await _count_account(request, store, player)
     await enforce(request, ("codes_per_account", str(player)))
-    code, expires = await run_store(store, lambda: store.create_transfer_code(player))
-    _, origin = relying_party(request, settings)
+    session = _session_of(request)
+    try:
+        code, expires = await run_store(store, lambda: store.create_transfer_code(session))
+    except SessionEnded:
+        raise _signed_out() from None
     url = f"{origin}/#transfer={code}"
     matrix = segno.make(url, error="m").matrix
     modules = ["".join("1" if dark else "0" for dark in row) for row in matrix]
@@ -228,15 +290,39 @@ def _parsed(
         raise _refused(f"That is not a passkey's answer: {exc}") from None
 
 
-@router.post("/passkeys/registration/options", responses=_TOO_MANY)
+@router.post(
+    "/passkeys/registration/options",
+    responses={
+        **_UNKNOWN,
+        **_SIGNED_OUT,
+        403: {
+            "model": ErrorResponse,
+            "description": "passkey_proof_needed: the account has a passkey; sign in with one "
+            "on this device first (then a new passkey may be added for 5 minutes).",
+        },
+        **_TOO_MANY,
+    },
+)
 async def registration_options(
     request: Request, player: CurrentPlayer, store: StoreDep, settings: SettingsDep
 ) -> JSONResponse:
     """Options for ``navigator.credentials.create()``: a new passkey for this player
-    (``PublicKeyCredentialCreationOptionsJSON``; the challenge is good for 5 minutes, once).
-    Counted with the sign-in attempts of the address."""
-    await _count_sign_in(request)
+    (``PublicKeyCredentialCreationOptionsJSON``; the challenge is good for 5 minutes, once,
+    answered from this session only). Counted with the sign-in attempts of the address.
+
+    An account that has a passkey adds another only from a session signed in with a passkey
+    in the last 5 minutes (403 ``passkey_proof_needed``: sign in with a passkey here first):
+    a stolen cookie cannot add a passkey of its own that would outlive signing it out."""
     rp_id, _ = relying_party(request, settings)
+    await _count_sign_in(request)
+    session = _session_of(request)
+    if not await run_store(store, lambda: store.passkey_proven(session)):
+        raise ApiError(
+            403,
+            "passkey_proof_needed",
+            "This account has a passkey: sign in with it on this device first (SIGN IN WITH A "
+            "PASSKEY; a phone's passkey works here through its QR code), then add this one.",
+        )
     handle = await run_store(store, lambda: store.account_handle(player))
     row = await run_store(store, lambda: store.player(player))
     existing = await run_store(store, lambda: store.passkeys_of(player))
@@ -255,7 +341,10 @@ async def registration_options(
         ],
     )
     challenge = bytes_to_base64url(options.challenge)
-    await run_store(store, lambda: store.save_challenge(challenge, "register", player))
+    try:
+        await run_store(store, lambda: store.save_challenge(challenge, "register", session))
+    except SessionEnded:
+        raise _signed_out() from None
     return _options(options)
 
 
@@ -267,7 +356,8 @@ async def registration_options(
         400: {
             "model": ErrorResponse,
             "description": "passkey_refused: the answer does not "
-            "verify (wrong challenge, origin or signature, or an expired challenge).",
+            "verify (wrong challenge, origin or signature, or an expired challenge); "
+            "unknown_host as for the options.",
         },
         **_TOO_MANY,
     },
@@ -283,8 +373,8 @@ async def registration_verification(
     account (if it was not one) that signs in with it."""
     rp_id, origin = relying_party(request, settings)
     credential, challenge = _parsed(parse_registration_credential_json, body)
-    found, owner = await run_store(store, lambda: store.take_challenge(challenge, "register"))
-    if not found or owner != player:
+    found, asked_by = await run_store(store, lambda: store.take_challenge(challenge, "register"))
+    if not found or asked_by != _session_of(request).session_id:
         raise _refused("That passkey answers no question of this device's: try again.")
     await _count_account(request, store, player)
     try:
@@ -364,14 +454,14 @@ async def remove_passkey(
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-@router.post("/sign-in/passkey/options", responses=_TOO_MANY)
+@router.post("/sign-in/passkey/options", responses={**_UNKNOWN, **_TOO_MANY})
 async def authentication_options(
     request: Request, store: StoreDep, settings: SettingsDep
 ) -> JSONResponse:
     """Options for ``navigator.credentials.get()`` (any of this site's passkeys: the browser
     lists them; ``PublicKeyCredentialRequestOptionsJSON``, good for 5 minutes, once)."""
-    await _count_sign_in(request)
     rp_id, _ = relying_party(request, settings)
+    await _count_sign_in(request)
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED
     )
@@ -386,7 +476,8 @@ async def authentication_options(
     responses={
         400: {
             "model": ErrorResponse,
-            "description": "passkey_refused: unknown passkey, or an answer that does not verify.",
+            "description": "passkey_refused: unknown passkey, an answer that does not verify, "
+            "names another account or whose counter did not advance; unknown_host.",
         },
         **_TOO_MANY,
     },
@@ -400,7 +491,9 @@ async def authentication_verification(
 ) -> SignInView:
     """Sign in with a passkey: a new session cookie here, and this device's anonymous games,
     statistics and streak merged into the account (``merged`` says what happened). (The
-    attempt was counted when its options were asked for: each challenge answers once.)"""
+    attempt was counted when its options were asked for: each challenge answers once.) An
+    answer whose user handle names another account than the passkey's is refused, and so is
+    one whose signature counter did not advance (a cloned authenticator)."""
     rp_id, origin = relying_party(request, settings)
     credential, challenge = _parsed(parse_authentication_credential_json, body)
     found, _ = await run_store(store, lambda: store.take_challenge(challenge, "sign-in"))
@@ -421,11 +514,22 @@ async def authentication_verification(
         )
     except WebAuthnException as exc:
         raise _refused(f"The passkey was not accepted: {exc}") from None
+    handle = credential.response.user_handle
+    if handle is not None and (
+        passkey.handle is None or handle != base64url_to_bytes(passkey.handle)
+    ):
+        raise _refused("That passkey names another account than its own.")
     label = device_label(request)
-    done = await run_store(
-        store,
-        lambda: store.sign_in_with_passkey(passkey, verified.new_sign_count, device, label),
-    )
+    try:
+        done = await run_store(
+            store,
+            lambda: store.sign_in_with_passkey(passkey, verified.new_sign_count, device, label),
+        )
+    except ClonedPasskey:
+        raise _refused(
+            "That passkey's counter did not advance: the same answer was used already, or "
+            "the passkey was copied."
+        ) from None
     return await _signed_in(request, store, settings, done)
 
 

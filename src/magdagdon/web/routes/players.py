@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 
 from ...store import PlayerStats
 from ...store.models import utcnow
+from ..caches import ReviewCache
 from ..deps import (
     CurrentPlayer,
     SettingsDep,
@@ -113,7 +114,9 @@ async def delete_me(
     """Delete yourself and everything the server keeps about you: games, statistics, streak,
     name, passkeys, sessions on every device. Your rows leave the high-score tables and the
     daily leaderboards. The cookie this device had is a stranger's from now on."""
-    await run_store(store, lambda: store.delete_player(player))
+    deleted = await run_store(store, lambda: store.delete_player(player))
+    reviews: ReviewCache = request.app.state.reviews
+    await reviews.forget(deleted)  # (with Redis: every host's copy)
     set_session_cookie(request, settings, None)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
