@@ -28,6 +28,8 @@ export function ruinIcon() {
 // A square's row and column as people count them (1–4), and the words for where it is.
 export const rowCol = (square) => ({ row: Math.floor(square / 4) + 1, col: (square % 4) + 1 });
 export const squareAt = (t, square) => t("square_at", rowCol(square));
+// The words with a capital first letter (where they begin a label: "Row 2, column 3, empty").
+export const capitalized = (text) => text.charAt(0).toLocaleUpperCase() + text.slice(1);
 
 export const DIFFICULTY_NAMES = { peaceful: "PEACEFUL", survival: "SURVIVAL", nightmare: "NIGHTMARE" };
 
@@ -188,7 +190,7 @@ export class View {
         else if (kind !== "empty") sq.append(dieFace(Number(ch)));
         else if (hinted) sq.append(dieFace(Number(hinted)));
       }
-      const where = squareAt(t, i);
+      const where = capitalized(squareAt(t, i));
       let what = t("square_empty");
       if (kind === "ruin") what = t("square_ruin");
       else if (kind === "number") what = t("square_number", { n: ch });
@@ -238,21 +240,30 @@ export class View {
     const panel = this.$("hint-panel");
     const hint = ui.hint;
     panel.hidden = !hint;
-    if (!hint) return panel.replaceChildren();
+    if (!hint) {
+      panel.classList.remove("unfolded");
+      return panel.replaceChildren();
+    }
     const cost = (a) => (a.cost < 0.05 ? t("hint_as_good") : t("hint_cost", { cost: t.decimal(a.cost) }));
     const alternatives = hint.alternatives.map((a) =>
       el("li", {}, el("span", { text: describePlan(t, a, game) }), el("span", { class: "num cost", text: ` (${cost(a)})` })));
+    // one line of title, the other plans' disclosure and HIDE HINT, then the plan and its
+    // expected score: on a short phone the board keeps its room. The other plans unfolded
+    // scroll inside the panel (the page keeps the screen's height); the line and plan stay.
+    const open = Boolean(ui.hintMore && alternatives.length);
     const more = alternatives.length
-      ? el("details", { class: "hint-more" },
-        el("summary", { text: t("hint_alternatives") }),
-        el("ol", { class: "hint-alternatives" }, ...alternatives))
+      ? el("button", { type: "button", class: "hint-more", "data-intent": "hint-more", "aria-expanded": String(open), "aria-controls": "hint-alternatives", text: t("hint_alternatives") })
       : null;
+    panel.classList.toggle("unfolded", open);
     panel.replaceChildren(
-      el("p", { class: "hint-title" },
-        el("strong", { text: t("hint") }),
-        el("span", { text: ` · ${t("hint_expected", { score: Math.round(hint.expected_score) })}` })),
-      el("p", { class: "hint-plan", text: describePlan(t, hint, game) }),
-      el("div", { class: "hint-foot" }, more, button("hint-close", t("hide_hint"), { className: "button small" })),
+      el("div", { class: "hint-head" },
+        el("strong", { class: "hint-title", text: t("hint") }),
+        more,
+        button("hint-close", t("hide_hint"), { className: "button small" })),
+      el("p", { class: "hint-plan" },
+        el("span", { text: describePlan(t, hint, game) }),
+        el("span", { class: "hint-expected", text: ` · ${t("hint_expected", { score: Math.round(hint.expected_score) })}` })),
+      ...(open ? [el("ol", { class: "hint-alternatives", id: "hint-alternatives" }, ...alternatives)] : []),
     );
   }
 
@@ -319,8 +330,17 @@ export class View {
     // Each ±1 that lifts a MAGDAGDON (the view's rescues) is a button of its own: the die's
     // face and the change, asking for that power on that die. (The message line above the
     // tray says what they are.)
+    // Dice of the same value are alike: one button for each value and change ("3 −1" once,
+    // not three times), asking for it on the first such die.
     if (magdagdon && !adjusting) {
-      row.replaceChildren(...game.rescues.map((r) => {
+      const seen = new Set();
+      const rescues = game.rescues.filter((r) => {
+        const key = `${game.dice[r.die].value}${r.delta}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      row.replaceChildren(...rescues.map((r) => {
         const what = t(r.delta > 0 ? "hint_increase" : "hint_decrease", { n: r.die + 1 });
         const node = button("rescue", "", {
           className: "button power rescue", "data-rescue-die": r.die, "data-delta": r.delta, disabled: ui.busy,
