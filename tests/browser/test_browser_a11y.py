@@ -103,7 +103,7 @@ def hint_screen(page: Any, base: str) -> None:
     ui.perform({"type": "roll"})
     page.click("#hint-button")
     page.wait_for_selector(".square.hinted", timeout=COACH_WAIT_MS)
-    page.click(".hint-more summary")  # the other plans unfolded
+    page.click(".hint-more")  # the other plans unfolded
 
 
 def review_screen(page: Any, base: str) -> None:

@@ -193,7 +193,7 @@ def test_the_high_scores_fit_a_360_px_phone(browser: Any, live_server: str) -> N
     widths = sheet.evaluate("node => [node.scrollWidth, node.clientWidth]")
     assert widths[0] <= widths[1], widths  # nothing to scroll sideways
     card = page.locator("tr.mine").first
-    for label in ("Powers", "Hints"):  # shown, and named (the label is drawn by CSS)
+    for label in ("Majda Powers", "Hints"):  # shown, and named (the label is drawn by CSS)
         cell = card.locator(f"td[data-label='{label}']")
         assert cell.is_visible()
         named = cell.evaluate("node => getComputedStyle(node, '::before').content")

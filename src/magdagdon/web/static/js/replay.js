@@ -7,7 +7,7 @@
 import { ApiError } from "./api.js";
 import { el, replayAnimation, svg } from "./dom.js";
 import { translatePage } from "./i18n.js";
-import { DIFFICULTY_NAMES, dieFace, lineSum, rowCol, ruinIcon, squareAt } from "./view.js";
+import { DIFFICULTY_NAMES, capitalized, dieFace, lineSum, rowCol, ruinIcon, squareAt } from "./view.js";
 
 const STEP_MS = 800; // autoplay: a frame every 0.8 s
 // the step buttons' icons: a bar and a triangle each way
@@ -260,7 +260,7 @@ class ReplayViewer {
       if (kind === "ruin") what = t("square_ruin");
       else if (kind === "staged") what = t("replay_square_this_turn", { n: ch });
       else if (kind === "number") what = t("square_number", { n: ch });
-      const where = squareAt(t, n);
+      const where = capitalized(squareAt(t, n));
       sq.setAttribute("aria-label", [where, what, fresh ? t("replay_square_new") : ""].filter(Boolean).join(", "));
     });
     f.rows.forEach((line, r) => lineSum(this.rowSums[r], line, null, t, t("row_sum", { n: r + 1 }), motion));
