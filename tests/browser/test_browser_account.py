@@ -60,7 +60,7 @@ def test_a_passkey_moves_the_games_to_another_device(browser: Any, live_server: 
     screenshot(page, "account-anonymous-en-375x667")
     assert serious_violations(page) == []
     sheet.locator("[data-intent='passkey-register']").click()
-    expect(sheet.locator(".account-notice")).to_have_text("Passkey saved: your games are saved.")
+    expect(sheet.locator(".account-notice")).to_have_text("Passkey saved.")
     expect(sheet.locator(".account-list").first.locator("li")).to_have_count(1)
     expect(sheet.locator("[data-intent='sign-out']")).to_be_visible()
     screenshot(page, "account-saved-en-375x667")
@@ -167,7 +167,7 @@ def test_an_anonymous_daily_is_shown_apart_from_the_ranked(browser: Any, tmp_pat
         page.click("#sheet [data-intent='leaderboard'][data-difficulty='peaceful']")
         sheet = page.locator("#sheet")
         expect(sheet.locator(".daily-me")).to_have_text(
-            re.compile(r"Not ranked: you would be place 1")
+            re.compile(r"Not ranked: your score would be in place 1")
         )
         expect(sheet.locator(".unranked .note")).to_have_text(
             "Only saved games are ranked. Save yours before your next daily to be on the "

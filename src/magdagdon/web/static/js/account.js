@@ -13,6 +13,21 @@ export function passkeysSupported() {
   return typeof window.PublicKeyCredential === "function" && Boolean(navigator.credentials);
 }
 
+// Whether a passkey ceremony's error is the person closing the browser's window. Browsers say
+// NotAllowedError for that and also when they have no authenticator to offer (Firefox with
+// none: its window says so, and closing it is the same error): where the browser has no
+// authenticator of its own either, the passkey did not work here (a transfer code does).
+// Any other error (NotSupportedError, SecurityError, …) is the passkey not working here.
+async function passkeyCancelled(error) {
+  if (!error || error.name !== "NotAllowedError") return false;
+  try {
+    const check = PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable;
+    return typeof check === "function" ? await check.call(PublicKeyCredential) : true;
+  } catch {
+    return false;
+  }
+}
+
 // base64url ⇄ bytes, for browsers without PublicKeyCredential's JSON methods
 function fromB64(text) {
   const plain = text.replace(/-/g, "+").replace(/_/g, "/");
@@ -134,19 +149,74 @@ function signInPart(t, { codeInput, codeFromLink, codeError, supported }) {
   ];
 }
 
+// What a step said, where the person looks: just after the buttons of the part they pressed
+// (its data-intent, `at`), else at the top of the sheet. (A notice is said by the page's live
+// region when it happens: not announced twice.)
+function placed(parts, messages, at) {
+  const shown = messages.filter(Boolean);
+  if (!shown.length) return parts;
+  const near = at ? parts.findIndex((p) => p && p.querySelector && p.querySelector(`[data-intent="${CSS.escape(at)}"]`)) : -1;
+  const box = el("div", { class: "account-message" }, ...shown);
+  if (near < 0) return [box, ...parts];
+  return [...parts.slice(0, near + 1), box, ...parts.slice(near + 1)];
+}
+
+// The sessions' devices told apart: this one first, then the one used last first; a label that
+// several share numbered in the order they were first seen ("Chrome on Linux 2").
+function devicesList(t, sessions) {
+  const label = (s) => s.label || t("account_device");
+  const order = [...sessions].sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const count = new Map();
+  const nth = new Map();
+  for (const s of order) count.set(label(s), (count.get(label(s)) || 0) + 1);
+  const seen = new Map();
+  for (const s of order) {
+    const n = (seen.get(label(s)) || 0) + 1;
+    seen.set(label(s), n);
+    nth.set(s.id, count.get(label(s)) > 1 ? `${label(s)} ${n}` : label(s));
+  }
+  const ordered = [...sessions.filter((s) => s.current),
+    ...sessions.filter((s) => !s.current).sort((a, b) => b.last_used_at.localeCompare(a.last_used_at))];
+  const how = { passkey: "account_how_passkey", transfer: "account_how_transfer", visit: "account_how_visit" };
+  return el("ul", { class: "account-list devices" }, ...ordered.map((s) => el("li", { class: s.current ? "current" : "" },
+    el("div", {},
+      el("strong", {}, nth.get(s.id), s.current ? el("span", { class: "tag", text: t("account_this_device") }) : null),
+      el("span", { class: "note", text: [t("account_first_seen", { date: when(t, s.created_at) }), how[s.method] ? t(how[s.method]) : null].filter(Boolean).join(" · ") }),
+      el("span", { class: "note", text: t("account_last_seen", { date: when(t, s.last_used_at) }) })),
+    s.current ? null : button("session-end", t("account_sign_out_device"), {
+      className: "button small", "data-session": s.id, "aria-label": `${t("account_sign_out_device")}: ${nth.get(s.id)}`,
+    }))));
+}
+
+// Each passkey by the device it was added from, when, and when it was used last.
+function passkeyList(t, passkeys) {
+  const name = (p) => (p.label ? t("account_passkey_from", { label: p.label }) : t("account_passkey"));
+  return el("ul", { class: "account-list" }, ...passkeys.map((p) => el("li", {},
+    el("div", {},
+      el("strong", { text: name(p) }),
+      el("span", { class: "note", text: t("account_added", { date: when(t, p.created_at) }) }),
+      p.last_used_at ? el("span", { class: "note", text: t("account_used", { date: when(t, p.last_used_at) }) }) : null),
+    button("passkey-remove", t("account_remove"), { className: "button small", "data-passkey": p.id, "aria-label": `${t("account_remove")}: ${name(p)}` }))));
+}
+
 // state: {me, passkeys, sessions, code (a transfer code just made), codeInput, notice, error,
-// busy, supported (passkeys work in this browser)}
+// at (the intent whose part says them), busy, supported (passkeys work in this browser)}
 export function accountSheet(t, state) {
-  const { me, passkeys, sessions, code, notice, error, supported } = state;
-  const title = t("title_account");
-  // (said by the page's live region when it happens: not announced twice)
+  const [title, ...parts] = accountParts(t, state);
+  const { notice, error } = state;
   const said = Array.isArray(notice) ? notice : notice ? [notice] : [];
   const messages = [
     said.length > 1 ? el("ul", { class: "account-notice" }, ...said.map((line) => el("li", { text: line })))
       : said.length ? el("p", { class: "account-notice", text: said[0] }) : null,
     error ? el("p", { class: "error-text", role: "alert", text: error }) : null,
   ];
-  if (!me) return [title, ...messages, el("p", { text: t("loading") })];
+  return [title, ...placed(parts, messages, state.at)];
+}
+
+function accountParts(t, state) {
+  const { me, passkeys, sessions, code, supported } = state;
+  const title = t("title_account");
+  if (!me) return [title, el("p", { text: t("loading") })];
   if (!me.account) {
     const save = [
       el("p", { text: t("account_intro") }),
@@ -159,26 +229,12 @@ export function accountSheet(t, state) {
     // come with a code (its QR code, its link): signing in with it first, saving after
     const signIn = signInPart(t, state);
     const first = state.codeFromLink && state.codeInput ? [...signIn, ...save] : [...save, ...signIn];
-    return [title, ...messages, ...first, ...dataPart(t)];
+    return [title, ...first, ...dataPart(t)];
   }
-  const keys = passkeys === null ? el("p", { text: t("loading") }) : passkeys.length
-    ? el("ul", { class: "account-list" }, ...passkeys.map((p) => el("li", {},
-      el("div", {},
-        el("strong", { text: p.label || t("account_passkey") }),
-        el("span", { class: "note", text: t("account_made", { date: when(t, p.created_at) }) + (p.last_used_at ? ` · ${t("account_used", { date: when(t, p.last_used_at) })}` : "") })),
-      button("passkey-remove", t("account_remove"), { className: "button small", "data-passkey": p.id, "aria-label": `${t("account_remove")}: ${p.label || t("account_passkey")}` }))))
+  const keys = passkeys === null ? el("p", { text: t("loading") }) : passkeys.length ? passkeyList(t, passkeys)
     : el("p", { class: "note", text: t("account_no_passkey_yet") });
-  // this device first, then the others, the one used last first
-  const ordered = sessions === null ? null : [...sessions.filter((s) => s.current), ...sessions.filter((s) => !s.current)];
-  const devices = ordered === null ? el("p", { text: t("loading") })
-    : el("ul", { class: "account-list" }, ...ordered.map((s) => el("li", { class: s.current ? "current" : "" },
-      el("div", {},
-        el("strong", { text: `${s.label || t("account_device")}${s.current ? ` (${t("account_this_device")})` : ""}` }),
-        el("span", { class: "note", text: `${t("account_signed_in_at", { date: when(t, s.created_at) })} · ${t("account_last_used", { date: when(t, s.last_used_at) })}` })),
-      s.current ? null : button("session-end", t("account_sign_out_device"), {
-        className: "button small", "data-session": s.id, "aria-label": `${t("account_sign_out_device")}: ${s.label || t("account_device")}`,
-      }))));
-  return [title, ...messages,
+  const devices = sessions === null ? el("p", { text: t("loading") }) : devicesList(t, sessions);
+  return [title,
     el("p", { text: t("account_saved") }),
     el("h3", { text: t("account_passkeys") }),
     keys,
@@ -226,6 +282,7 @@ export class AccountScreen {
   }
 
   handle(intent, data) {
+    this.state.at = intent; // what it says goes beside the part pressed
     switch (intent) {
       case "passkey-register": return this.registerPasskey();
       case "passkey-sign-in": return this.signInWithPasskey();
@@ -256,6 +313,8 @@ export class AccountScreen {
     }
     if (this.c.screen !== "account") return;
     this.c.paint();
+    // what a step said, where the eye is (the sheet may be scrolled far from its top)
+    if (state.notice || state.error) this.c.doc.querySelector("#sheet .account-message")?.scrollIntoView({ block: "nearest" });
     if (state.focusCode) { // come with a code: its SIGN IN where the eye and the keyboard are
       state.focusCode = false;
       const submit = this.c.doc.getElementById("transfer-submit");
@@ -273,13 +332,12 @@ export class AccountScreen {
     const t = this.c.t;
     state.notice = "";
     state.error = "";
+    state.codeError = ""; // an old message (of the code's field) goes with the next step
     try {
       await work();
     } catch (error) {
       if (error instanceof ApiError) state.error = this.c.errorText(error);
-      // the person closed the browser's passkey window
-      else if (passkey && error && error.name === "NotAllowedError") state.error = t("account_passkey_cancelled");
-      else if (passkey) state.error = t("account_passkey_failed");
+      else if (passkey) state.error = t(await passkeyCancelled(error) ? "account_passkey_cancelled" : "account_passkey_failed");
       else state.error = t("something_wrong");
     }
     if (state.notice) this.c.view.announce([state.notice].flat().join(" "));
