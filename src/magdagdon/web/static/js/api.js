@@ -14,8 +14,11 @@ export class ApiError extends Error {
 const RETRY_DELAYS = [500, 1000, 2000, 4000, 8000];
 
 export class Api {
-  constructor({ onConnection = () => {} } = {}) {
+  constructor({ onConnection = () => {}, onSessionEnded = () => {} } = {}) {
     this.onConnection = onConnection; // called with true (back) or false (lost, retrying)
+    // called when an answer says the session the cookie named has ended (signed out from
+    // another device, revoked, the account deleted, expired): X-Magdagdon-Session: ended
+    this.onSessionEnded = onSessionEnded;
   }
 
   async request(method, path, body) {
@@ -33,6 +36,7 @@ export class Api {
       }
       if (response && response.status !== 503 && response.status !== 502 && response.status !== 504) {
         if (attempt > 0) this.onConnection(true);
+        if ((response.headers.get("x-magdagdon-session") || "").trim().toLowerCase() === "ended") this.onSessionEnded();
         const data = response.status === 204 ? null : await response.json().catch(() => ({}));
         if (response.ok) return data;
         const error = data.error || {};

@@ -23,7 +23,7 @@ export class Controller {
     this.doc = doc;
     this.t = t;
     this.game = null;
-    this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [], hint: null, whyNot: "" };
+    this.ui = { selected: null, reroll: false, chosen: new Set(), ruinMode: false, focus: 0, busy: false, animate: [], hint: null, hintMore: false, whyNot: "" };
     this.reviewed = { id: null, review: null, error: "" };
     this.screen = null;
     this.scores = { difficulty: "peaceful", scope: "all", table: null, name: "", nameMax: null, nameError: "" };
@@ -42,19 +42,13 @@ export class Controller {
     // the account screen's state; a transfer code's QR code opens it with the code filled in
     // (view and screen: account.js and its AccountScreen, once the screen has been opened)
     this.account = { view: null, screen: null, me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: false };
-    if (address.hash.startsWith("#transfer=")) {
-      history.replaceState(history.state, "", `${address.pathname}${address.search}`); // once
-      let code = address.hash.slice("#transfer=".length);
-      try {
-        code = decodeURIComponent(code);
-      } catch {
-        // not a code this game made: shown as it came, the server says it is wrong
-      }
-      this.account.codeInput = code.slice(0, 32);
-      this.account.codeFromLink = true;
-      this.account.focusCode = true;
-      this.pendingScreen = "account";
-    }
+    if (this.codeFromAddress()) this.pendingScreen = "account";
+    // a transfer link pasted into this tab's address bar, the game already open: no reload
+    addEventListener("hashchange", () => {
+      if (!this.codeFromAddress()) return;
+      if (this.ui.busy) this.pendingScreen = "account";
+      else this.open("account");
+    });
     this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
     this.stats = { difficulty: "peaceful", data: null, error: "" };
     this.result = { id: null, board: null, waiting: false }; // a finished daily's standing and par
@@ -69,6 +63,24 @@ export class Controller {
       this.leaveScreen(); // closed by the browser (Escape)
       this.screen = null;
     });
+  }
+
+  // A transfer code's address (/#transfer=CODE, its QR code's): the code into the account's
+  // field, taken out of the address (and its history). Whether there was one.
+  codeFromAddress() {
+    const address = new URL(location.href);
+    if (!address.hash.startsWith("#transfer=")) return false;
+    history.replaceState(history.state, "", `${address.pathname}${address.search}`); // once
+    let code = address.hash.slice("#transfer=".length);
+    try {
+      code = decodeURIComponent(code);
+    } catch {
+      // not a code this game made: shown as it came, the server says it is wrong
+    }
+    this.account.codeInput = code.slice(0, 32);
+    this.account.codeFromLink = true;
+    this.account.focusCode = true;
+    return true;
   }
 
   async start() {
@@ -111,7 +123,7 @@ export class Controller {
 
   // This browser was signed in to an account and is not any more (signed out from another
   // device, or its session ended unused): said, with the way back. (One request, only for a
-  // browser that was signed in.)
+  // browser that was signed in; a server that says so on every answer, below, says it sooner.)
   async signedOutElsewhere() {
     if (!this.preferences.signedIn()) return;
     const me = await this.api.me().catch(() => null);
@@ -119,6 +131,28 @@ export class Controller {
     this.preferences.setSignedIn(false);
     this.account.pendingNotice = this.t("account_was_signed_out");
     if (!this.screen) await this.open("account");
+  }
+
+  // An answer said that the session this browser's cookie named has ended (X-Magdagdon-Session:
+  // ended): this device is somebody new. Said before anything else (to a browser that was
+  // signed in to an account: an anonymous player's session that ended unused has no account to
+  // sign in to): what was shown of the player goes, the account screen opens with the notice
+  // once the request in flight is done, and the board shows the new player's game. (Once: the
+  // answers go on saying it until a request makes the new player, whose cookie replaces it.)
+  sessionEnded() {
+    if (this.endedSession) return;
+    this.endedSession = true;
+    const tell = this.preferences.signedIn();
+    this.preferences.setSignedIn(false);
+    if (tell) this.account.pendingNotice = this.t("account_was_signed_out");
+    this.account.me = this.account.passkeys = this.account.sessions = this.account.code = null;
+    const shown = async () => {
+      await this.newIdentity();
+      this.endedSession = false;
+      if (tell) await this.open("account");
+    };
+    if (this.ui.busy) this.afterRun = shown; // (run() calls it once its work is done)
+    else queueMicrotask(shown);
   }
 
   // A daily whose day ended before it was finished: today's dailies open with a note that says
@@ -150,6 +184,7 @@ export class Controller {
     // a hint is the plan of one turn with these dice: it stays while the player follows it
     // (staging, taking back) and goes once the turn ends or the dice change
     if (this.ui.hint && this.ui.hint.key !== hintKey(game)) this.ui.hint = null;
+    if (!this.ui.hint) this.ui.hintMore = false;
     if (this.ui.selected !== null && !(game.dice[this.ui.selected] && game.dice[this.ui.selected].cell === null)) this.ui.selected = null;
     if (game.phase !== "place" && game.phase !== "magdagdon") this.ui.reroll = false;
     if (game.phase !== "magdagdon") this.ui.ruinMode = false;
@@ -189,18 +224,29 @@ export class Controller {
     try {
       await work();
     } catch (error) {
-      this.view.announce(this.errorText(error));
-      if (error instanceof ApiError && error.code === "daily_ended") this.dailyEnded(this.game);
-      if (error instanceof ApiError && error.status === 422 && this.game) this.setGame((await this.shownGameAgain()) || this.game);
+      // (the session ended meanwhile: that is what is said, below, not this request's error)
+      if (!this.afterRun) await this.failed(error);
     } finally {
       this.ui.busy = false;
       this.render();
+    }
+    if (this.afterRun) { // the session ended: the new player's game and the notice, first
+      const after = this.afterRun;
+      this.afterRun = null;
+      this.pendingScreen = null;
+      return after();
     }
     if (this.pendingScreen) {
       const screen = this.pendingScreen;
       this.pendingScreen = null;
       await this.open(screen);
     }
+  }
+
+  async failed(error) {
+    this.view.announce(this.errorText(error));
+    if (error instanceof ApiError && error.code === "daily_ended") this.dailyEnded(this.game);
+    if (error instanceof ApiError && error.status === 422 && this.game) this.setGame((await this.shownGameAgain()) || this.game);
   }
 
   // The game on the board as the server has it now (a regular game: the one in progress).
@@ -282,6 +328,10 @@ export class Controller {
       case "hint": return this.askHint();
       case "hint-close":
         this.ui.hint = null;
+        this.ui.hintMore = false;
+        return this.render();
+      case "hint-more":
+        this.ui.hintMore = !this.ui.hintMore;
         return this.render();
       case "take-back-last":
         if (game.staged.length) await this.act({ type: "unstage", die: game.staged[game.staged.length - 1] }, () => t("announce_taken_back"));
@@ -351,6 +401,7 @@ export class Controller {
       const hint = await this.api.hint(game);
       if (this.game !== game) return; // the game moved on meanwhile
       this.ui.hint = { ...hint, key: hintKey(game) };
+      this.ui.hintMore = false;
       this.game = { ...game, hints_used: hint.hints_used };
       this.view.announce(`${this.t("hint")}: ${this.view.describePlan(this.t, hint, game)}`);
     });
@@ -402,7 +453,13 @@ export class Controller {
       this.ui.selected = null;
       return this.act({ type: "stage", die: i, cell: sq }, (g) => (g.dead_end ? this.t("dead_end") : this.t("announce_staged", { value: game.dice[i].value })));
     }
-    if (i === null && game.phase === "place") this.view.announce(this.t("select_die_first"));
+    // an empty square with no die selected: said on screen too, where the turn's words are
+    if (i === null && game.phase === "place" && game.staged_board.replaceAll("/", "")[sq] === ".") {
+      this.ui.whyNot = this.t("select_die_first");
+      this.render();
+      this.view.announce(this.ui.whyNot);
+      return;
+    }
     if (i !== null && game.phase === "place") {
       // why the selected die may not go there, in one line (the reason is the engine's)
       const reason = game.dice[i].blocked.find((b) => b.cell === sq);
@@ -441,7 +498,11 @@ export class Controller {
 
   async change(name, value) {
     if (name === "language") {
-      this.t = await loadCatalog(value);
+      try {
+        this.t = await loadCatalog(value);
+      } catch {
+        return this.view.announce(this.t("something_wrong")); // (no network for the catalog)
+      }
       this.preferences.setLanguage(value);
       translatePage(this.doc, this.t);
       this.render();
@@ -508,6 +569,7 @@ export class Controller {
       else if (ended && ended.phase === "over") this.setGame(ended);
       else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
+    if (this.screen) return; // (the account's notice: the session had ended)
     if (this.game && !this.game.daily) this.view.announce(this.t("announce_back", { name: DIFFICULTY_NAMES[this.game.difficulty] }));
     this.focusBoard();
   }
