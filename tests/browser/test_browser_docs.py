@@ -35,3 +35,15 @@ def test_the_docs_render_every_operation(page: Any, live_server: str) -> None:
     assert page.locator(".info .title").inner_text().startswith("MAGDAGDON")
     assert not blocked, blocked
     screenshot(page, "docs-390x844")
+
+
+def test_the_docs_ask_for_nothing_the_server_does_not_have(page: Any, live_server: str) -> None:
+    """/docs logged a 404: the browser's /favicon.ico (the page names no icon)."""
+    failed: list[str] = []
+    page.on("console", lambda m: failed.append(m.text) if m.type == "error" else None)
+    page.goto(f"{live_server}/docs")
+    page.locator(".opblock").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    icon = page.request.get(f"{live_server}/favicon.ico")
+    assert icon.ok and icon.headers["content-type"].startswith("image/"), icon.status
+    assert not failed, failed

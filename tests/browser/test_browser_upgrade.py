@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 import uvicorn
+from playwright.sync_api import expect
 
 from magdagdon.settings import Settings
 from magdagdon.web.app import STATIC, create_app
 
 from ..utils.server import free_port
+from ..utils.ui import screenshot
 
 MARK = """
 document.documentElement.dataset.release = "{name}";
@@ -141,5 +143,98 @@ def test_other_navigations_are_the_browsers(browser: Any, live_server: str) -> N
         page.reload()
         page.wait_for_selector("#board")
         assert page.title() == "MAGDAGDON"
+    finally:
+        context.close()
+
+
+def test_a_page_open_across_an_upgrade_goes_on_and_offers_the_reload(
+    browser: Any, settings: Settings, tmp_path: Path
+) -> None:
+    """The new worker took over and deleted the old release's cache, and the server answers 404
+    for the old release's files: in a tab opened before the upgrade ACCOUNT said "Something went
+    wrong" and Svenska threw "Not found" is not valid JSON. The page goes on with its own
+    release's files (its worker's cache, kept while it is open) and says a new version is ready,
+    with RELOAD, which gives all of the new one."""
+    a, b = release(tmp_path / "a", "A"), release(tmp_path / "b", "B")
+    port = free_port()
+    context = browser.new_context(offline_ready=True, viewport={"width": 375, "height": 667})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        with serving(settings, a, port) as base:
+            page.goto(base)
+            page.wait_for_selector("[data-intent='roll']")
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            page.reload()  # under the worker's control
+            page.wait_for_selector("[data-intent='roll']")
+            page.wait_for_function("navigator.serviceWorker.controller !== null")
+            (release_a,) = set(loaded(page)["files"])
+        with serving(settings, b, port):
+            # the browser looks for a new worker (a page left open does when shown again)
+            page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.update())")
+            expect(page.locator("#update-note")).to_contain_text("A new version is ready.")
+            screenshot(page, "upgrade-ready-en-375x667")
+            assert loaded(page)["script"] == "A"
+            # a module the page had not imported yet, and another language's catalog
+            page.click("#menu-button")
+            page.click("#sheet [data-intent='open'][data-screen='account']")
+            expect(page.locator("#sheet [data-intent='transfer-code']")).to_be_visible()
+            expect(page.locator("#sheet .error-text")).to_have_count(0)
+            page.keyboard.press("Escape")
+            page.click("#menu-button")
+            page.click("#sheet [data-intent='open'][data-screen='settings']")
+            page.select_option("#language-select", "sv")
+            expect(page.locator("#sheet-title")).to_have_text("Inställningar")
+            expect(page.locator("#update-reload")).to_be_visible()
+            assert f"magdagdon-{release_a}" in loaded(page)["caches"]  # kept while it is open
+            page.keyboard.press("Escape")
+            page.click("#update-reload")
+            page.wait_for_selector("[data-intent='roll']")
+            after = loaded(page)
+            assert after["script"] == after["style"] == "B", after
+            assert release_a not in after["files"], after
+            (release_b,) = set(after["files"])
+            deadline = time.monotonic() + 20  # the old release's cache goes once no page uses it
+            while loaded(page)["caches"] != [f"magdagdon-{release_b}"]:
+                assert time.monotonic() < deadline, loaded(page)["caches"]
+                time.sleep(0.2)
+            expect(page.locator("#update-note")).to_have_count(0)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("chosen", ["browser", "settings"])
+def test_the_start_page_preloads_the_catalog_the_page_loads(
+    browser: Any, live_server: str, chosen: str
+) -> None:
+    """The start page preloaded en.json in Estonian and Swedish ("preloaded but not used"): the
+    worker's copy of the page was written for the worker's language, and SETTINGS may choose
+    another than the browser's."""
+    context = browser.new_context(
+        offline_ready=True, viewport={"width": 375, "height": 667}, locale="et-EE"
+    )
+    page = context.new_page()
+    try:
+        page.goto(live_server)
+        page.wait_for_selector("[data-intent='roll']")
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        language = "et"
+        if chosen == "settings":
+            page.click("#menu-button")
+            page.click("#sheet [data-intent='open'][data-screen='settings']")
+            page.select_option("#language-select", "sv")
+            page.wait_for_selector("html[lang='sv']", state="attached")
+            language = "sv"
+        for _ in range(2):  # the worker's page, then its copy from the network again
+            page.reload()
+            page.wait_for_selector(f"html[lang='{language}'] [data-intent='roll']")
+            preloaded = page.evaluate(
+                "[...document.querySelectorAll('link[rel=preload][as=fetch]')].map((l) => l.href)"
+            )
+            # the catalog preloaded is the one the page loaded (else Chromium warns that it
+            # was "preloaded but not used", and the page's own fetches it a second time)
+            assert [href.rsplit("/", 1)[1] for href in preloaded] == [f"{language}.json"]
     finally:
         context.close()

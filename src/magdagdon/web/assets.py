@@ -1,16 +1,17 @@
 """The browser client's files: named by the release's content hash, cached for a year,
 compressed, and the start page and the service worker written for the release.
 
-Every file of ``static/`` is served under ``/r/<release>/<path>``, where ``<release>`` is a hash
-of all of them: such an answer never changes, so it is cached for a year as ``immutable``, and a
-page of one release can never load a file of another (the modules import each other by
+Every file of ``static/`` is served under ``/r/<release>/<path>``, where ``<release>`` is a
+hash of all of them: such an answer never changes, so it is cached for a year as ``immutable``,
+and a page of one release can never load a file of another (the modules import each other by
 relative paths, and the catalogs and rules are fetched relative to the modules). The start page
-(``/``, ``/replay/<id>``) names the release's files and preloads all that the board needs in one
-go: the style sheet, every module of the game (``modulepreload``) and the catalog of the
-language the browser asks for, so the board is usable after three round trips (the page, its
-files, the game). It is never cached without asking again (``no-cache``), nor is the service
-worker (``/sw.js``), whose cache is named by the release. The files at their plain paths
-(``/js/app.js``) are served too, for whatever linked them before, with ``no-cache`` and an ETag.
+(``/``, ``/replay/<id>``) names the release's files and preloads all that the board needs in
+one go: the style sheet, every module of the game (``modulepreload``) and the catalog of the
+language the page will load (its own choice, remembered in a cookie, else the browser's), so
+the board is usable after three round trips (the page, its files, the game). It is never cached
+without asking again (``no-cache``), nor is the service worker (``/sw.js``), whose cache is
+named by the release. The files at their plain paths (``/js/app.js``) are served too, for
+whatever linked them before, with ``no-cache`` and an ETag.
 
 Text files are compressed once per process, on first use: Brotli where the browser takes it,
 else gzip (``Vary: Accept-Encoding``).
@@ -170,10 +171,26 @@ def send(request: Request, key: str, asset: Asset, cache_control: str) -> Respon
     return Response(body, media_type=asset.media_type, headers=headers)
 
 
+LANGUAGE_COOKIE = "magdagdon_language"
+"""The language the page last chose (``js/i18n.js`` sets it: the one of SETTINGS, else the
+browser's), so that the start page preloads the catalog the page will load: a page fetched by
+the service worker carries the worker's ``Accept-Language``, not the page's, and SETTINGS may
+have chosen another."""
+
+
+def page_language(request: Request) -> str:
+    """The language whose catalog the start page preloads: the page's own choice (its cookie),
+    else the first of ``Accept-Language`` that the game speaks."""
+    chosen = request.cookies.get(LANGUAGE_COOKIE, "")
+    if chosen in LANGUAGES:
+        return chosen
+    return choose_language(request.headers.get("accept-language", ""))
+
+
 async def start_page(request: Request) -> Response:
     """The game's page (``/``, ``/replay/<id>``), written for this release."""
     assets: Assets = request.app.state.assets
-    language = choose_language(request.headers.get("accept-language", ""))
+    language = page_language(request)
     return send(request, f"page:{language}", assets.page(language), REVALIDATE)
 
 

@@ -11,16 +11,18 @@
 const RELEASE = "__RELEASE__";
 const PREFIX = `/r/${RELEASE}`;
 const CACHE = `magdagdon-${RELEASE}`;
-const LANGUAGE = new URL(self.location.href).searchParams.get("lang") || "en";
-// What the game needs offline, in the page's language ({lang}). Anything else of the release (the
-// replay viewer, which needs the network anyway, other languages, the large icons) is kept here
-// once the page has loaded it.
+// What the game needs offline, and everything a page of this release may load later: the
+// modules imported when a screen is first opened (the account, the replay viewer), every
+// language's catalog and rules (SETTINGS may switch). Once the server has moved on to another
+// release it answers 404 for this one's files, so a page of this release that is still open
+// finds them here (the next release's worker keeps this cache while such a page is open).
+// Anything else of the release (the large icons) is kept here once the page has loaded it.
 const SHELL = [
   "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg",
   "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
   "/js/i18n.js", "/js/input.js", "/js/name.js", "/js/preferences.js", "/js/share.js", "/js/sheets.js",
-  "/js/stats.js", "/js/view.js", "/js/walkthrough.js",
-  "/i18n/{lang}.json", "/rules/{lang}.txt",
+  "/js/stats.js", "/js/view.js", "/js/walkthrough.js", "/js/update.js", "/js/account.js", "/js/replay.js",
+  "/i18n/en.json", "/i18n/et.json", "/i18n/sv.json", "/rules/en.txt", "/rules/et.txt", "/rules/sv.txt",
 ];
 const PAGE_WAIT = 3000; // ms a game page waits for the network before the cached one is shown
 
@@ -33,20 +35,46 @@ async function install() {
   // would name other files; this worker is then out of date and installs nothing
   if (!page.ok || !(await page.clone().text()).includes(PREFIX)) throw new Error("another release");
   await cache.put("/", page);
-  await cache.addAll(SHELL.map((path) => PREFIX + path.replace("{lang}", LANGUAGE)));
+  await cache.addAll(SHELL.map((path) => PREFIX + path));
 }
 
 self.addEventListener("install", (event) => {
   event.waitUntil(install().then(() => self.skipWaiting()));
 });
 
-self.addEventListener("activate", (event) => {
-  event.waitUntil(
-    caches.keys()
-      .then((keys) => Promise.all(keys.filter((key) => key !== CACHE).map((key) => caches.delete(key))))
-      .then(() => self.clients.claim()),
-  );
+// a page asks which release this worker is (js/update.js: another than the page's is news)
+self.addEventListener("message", (event) => {
+  if (event.data && event.data.type === "release?" && event.ports[0]) event.ports[0].postMessage(RELEASE);
 });
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(self.clients.claim().then(forgetUnused));
+});
+
+// The releases of the game's open pages: each page says its own (app.js answers "release?").
+// A page that does not answer within a second (still loading, say) is an unknown: null.
+async function releasesOpen() {
+  const pages = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  return Promise.all(pages.map((page) => new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const late = setTimeout(() => resolve(null), 1000);
+    channel.port1.onmessage = (event) => {
+      clearTimeout(late);
+      resolve(typeof event.data === "string" ? event.data : null);
+    };
+    page.postMessage({ type: "release?" }, [channel.port2]);
+  })));
+}
+
+// Every other release's cache is deleted once no open page is of that release (while one is,
+// its files are there for it: a module it has not imported yet, another language).
+async function forgetUnused() {
+  const open = await releasesOpen();
+  if (open.includes(null)) return; // (asked again at the next page)
+  const keep = new Set([CACHE, ...open.map((release) => `magdagdon-${release}`)]);
+  const keys = await caches.keys();
+  await Promise.all(keys.filter((key) => key.startsWith("magdagdon-") && !keep.has(key)).map((key) => caches.delete(key)));
+}
 
 // A game page: the network's (the current release), else after PAGE_WAIT or offline the cached.
 async function gamePage(request) {
@@ -62,9 +90,10 @@ async function gamePage(request) {
 }
 
 // A file of this release: from the cache, else from the network and kept (a file of a release
-// never changes). A file of another release is the network's and never kept here.
+// never changes). A file of another release (a page of it still open) is its cache's, else the
+// network's, and never kept here.
 async function releaseFile(request, url) {
-  if (!url.pathname.startsWith(`${PREFIX}/`)) return fetch(request);
+  if (!url.pathname.startsWith(`${PREFIX}/`)) return (await caches.match(url.pathname)) || fetch(request);
   const cache = await caches.open(CACHE);
   const cached = await cache.match(url.pathname);
   if (cached) return cached;
@@ -77,7 +106,11 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
   if (event.request.mode === "navigate") {
-    if (isGamePage(url)) event.respondWith(gamePage(event.request));
+    if (isGamePage(url)) {
+      event.respondWith(gamePage(event.request));
+      // a page reloaded may have been the last of an older release: its cache may go
+      event.waitUntil(new Promise((resolve) => setTimeout(resolve, 5000)).then(forgetUnused));
+    }
     return;
   }
   if (url.pathname.startsWith("/r/")) event.respondWith(releaseFile(event.request, url));

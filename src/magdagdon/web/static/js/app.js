@@ -6,6 +6,7 @@ import { Dialogs } from "./dialogs.js";
 import { chooseLanguage, loadCatalog } from "./i18n.js";
 import { bindInput } from "./input.js";
 import { Preferences } from "./preferences.js";
+import { watchForUpdates } from "./update.js";
 import { View } from "./view.js";
 import { Walkthrough } from "./walkthrough.js";
 
@@ -20,6 +21,7 @@ const api = new Api({
     connection.hidden = ok;
     connection.textContent = replaying ? t("replay_offline") : controller.t("connection_lost");
   },
+  onSessionEnded: () => controller?.sessionEnded(),
 });
 if (replaying) {
   const { startReplay } = await import("./replay.js");
@@ -36,5 +38,6 @@ if (replaying) {
 }
 // The page's own files from a cache (sw.js): the installed game opens at once, and offline it
 // says so and retries by itself rather than showing the browser's error page.
-// It keeps the catalog and rules of the page's language (a new language, a new worker).
-if ("serviceWorker" in navigator) navigator.serviceWorker.register(`/sw.js?lang=${t.language}`).catch(() => {});
+if ("serviceWorker" in navigator) {
+  watchForUpdates({ doc: document, t: () => (controller ? controller.t : t) });
+}

@@ -15,9 +15,18 @@ export function chooseLanguage(saved) {
 export async function loadCatalog(language) {
   // beside this module, of its own release (/r/<release>/i18n/): never another release's words
   const response = await fetch(new URL(`../i18n/${language}.json`, import.meta.url));
+  if (!response.ok) throw new Error(`the ${language} catalog: ${response.status}`);
   const catalog = await response.json();
   document.documentElement.lang = language;
+  rememberLanguage(language);
   return translator(catalog, language);
+}
+
+// The language the page chose, for the server: its start page preloads that catalog (web/
+// assets.py), the service worker's copy of the page too. (A preference, not a session.)
+function rememberLanguage(language) {
+  const secure = location.protocol === "https:" ? "; secure" : "";
+  document.cookie = `magdagdon_language=${language}; path=/; max-age=31536000; samesite=lax${secure}`;
 }
 
 // t(key, {n: 2}) → the catalog's text with {n} replaced; plural forms as key.one / key.other.
