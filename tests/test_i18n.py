@@ -230,3 +230,26 @@ def test_every_api_error_code_is_translated(language: str) -> None:
     assert len(codes) > 25
     missing = sorted(code for code in codes if f"error_{code}" not in catalog(language))
     assert not missing, missing
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_majda_powers_are_named_whole(language: str) -> None:
+    """The word "Powers" stood alone in the Estonian and Swedish high scores and replay."""
+    for key, text in catalog(language).items():
+        if key.startswith("difficulty_"):
+            continue  # the original rules' own words ("Power-straffen")
+        alone = re.findall(r"(?<!Majda )\bPowers?\b", text)
+        assert not alone, (key, text)
+
+
+def test_the_swedish_words_for_a_roll_are_the_buttons() -> None:
+    """The Swedish tour said "Slå" where the button says KASTA."""
+    for key, text in catalog("sv").items():
+        assert not re.search(r"\b[Ss]lå(r)?\b", text), (key, text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_squares_place_is_in_lower_case_mid_sentence(language: str) -> None:
+    """A square was "4 → Row 2, column 2" in hints and reviews, "row 3, column 4" in the replay."""
+    text = catalog(language)["square_at"]
+    assert text[0].islower(), text
