@@ -41,12 +41,12 @@ function releaseOf(worker) {
   });
 }
 
-// "A new version is ready" and RELOAD, once, at the foot of the page (the page goes on working
+// "A new version is ready" and RELOAD, once, at the top of the page (the page goes on working
 // until then: its release's files are still in the worker's cache).
 function showReload(doc, t) {
   if (doc.getElementById("update-note")) return;
   const reload = el("button", { type: "button", class: "button small", id: "update-reload", text: t("update_reload") });
   reload.addEventListener("click", () => location.reload());
-  doc.body.append(el("p", { id: "update-note", class: "update-note", role: "status" },
+  doc.getElementById("app").prepend(el("p", { id: "update-note", class: "update-note", role: "status" },
     el("span", { text: t("update_ready") }), reload));
 }
