@@ -18,8 +18,8 @@ from magdagdon.store.models import utcnow
 from magdagdon.web.app import create_app
 from magdagdon.web.deps import COOKIE, HOST_COOKIE, TEST_DATE_HEADER
 
-from ..utils.api import Client, ViewPlayer, act, new_game, play_through, play_to_end, play_turn
 from ..conftest import TEST_ORIGIN
+from ..utils.api import Client, ViewPlayer, act, new_game, play_through, play_to_end, play_turn
 from ..utils.authenticator import Authenticator
 
 DAY = "2026-12-05"
@@ -640,3 +640,53 @@ def test_two_server_processes_racing_a_merge_lose_nothing(database_url: str) -> 
         assert game_ids(account) == game_ids(device) == game_ids(device_again) == expected
         stats = account.get("/api/players/me/stats").json()
         assert stats["difficulties"]["peaceful"]["finished"] == 2
+
+
+def test_signing_in_again_never_abandons_a_game_with_moves_for_an_empty_one(
+    devices: tuple[TestClient, TestClient],
+) -> None:
+    """A device signed in with a game on turn 3 is signed out from elsewhere; the page makes
+    an empty game for the stranger it now is; signing in again, the turn-3 game goes on, the
+    empty one is gone (not abandoned), and nothing is counted as joined."""
+    phone, laptop = devices
+    code = code_for(phone)
+    sign_in(laptop, code)
+    view = new_game(laptop, "survival", seed=40)
+    for _ in range(3):
+        view = play_turn(laptop, view)
+    key = Authenticator("http://testserver")
+    options = phone.post("/api/account/passkeys/registration/options").json()
+    phone.post(
+        "/api/account/passkeys/registration/verification", json={"credential": key.create(options)}
+    )
+    assert phone.post("/api/account/sign-out", json={"everywhere": True}).status_code == 204
+    empty = laptop.post("/api/games", json={"difficulty": "peaceful", "resume": True}).json()
+    assert empty["id"] != view["id"] and empty["version"] == 0
+    options = laptop.post("/api/account/sign-in/passkey/options").json()
+    r = laptop.post(
+        "/api/account/sign-in/passkey/verification", json={"credential": key.get(options)}
+    )
+    assert r.status_code == 200
+    assert r.json()["merged"] == {"games": 0, "dailies": [], "abandoned_game_id": None}
+    current = laptop.get("/api/games/current").json()
+    assert current["id"] == view["id"] and current["version"] == view["version"]
+    exported = {g["id"]: g["status"] for g in laptop.get("/api/players/me/export").json()["games"]}
+    assert exported[view["id"]] == "active" and empty["id"] not in exported
+
+
+def test_a_merged_game_is_the_accounts_at_once_even_when_a_process_kept_it(
+    devices: tuple[TestClient, TestClient],
+) -> None:
+    """A finished game this process has cached (its replay was watched) moves to the account
+    on a sign-in: its replay names the account's player, and the player's own daily of today
+    can be watched by the account at once."""
+    phone, laptop = devices
+    phone.put("/api/players/me", json={"name": "Mari"})
+    done = play_to_end(laptop, new_game(laptop, "peaceful", seed=41))
+    todays = daily(laptop, "nightmare")
+    assert laptop.get(f"/api/games/{done['id']}/frames").json()["name"] is None  # cached
+    assert laptop.get(f"/api/games/{todays['id']}/frames").status_code == 200  # its own
+    sign_in(laptop, code_for(phone))
+    assert laptop.get(f"/api/games/{done['id']}/frames").json()["name"] == "Mari"
+    for device in (phone, laptop):
+        assert device.get(f"/api/games/{todays['id']}/frames").status_code == 200

@@ -206,6 +206,11 @@ class Database:
                 command.upgrade(config, "head")
                 connection.commit()
             finally:
+                if self.is_sqlite:
+                    # The migrations turn SQLite's foreign keys off; a pragma is a no-op inside
+                    # a transaction, so the connection may still have them off: it is not given
+                    # back to the pool, where a request would delete without ON DELETE CASCADE.
+                    connection.invalidate()
                 if not self.is_sqlite:
                     connection.execute(
                         text("SELECT pg_advisory_unlock(:id)"), {"id": _MIGRATION_LOCK_ID}
