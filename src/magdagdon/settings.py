@@ -17,9 +17,19 @@ ENV_FILE_VARIABLE = "MAGDAGDON_ENV_FILE"
 """Names a file of ``MAGDAGDON_*=value`` lines read as settings (the environment wins)."""
 
 
+DATA_DIR_VARIABLE = "MAGDAGDON_DATA_DIR"
+"""Names the folder of the server's default database and the terminal game's files alike."""
+
+
 def default_database_url() -> str:
-    """An SQLite file in the user's data directory (created when the server starts)."""
-    directory = Path(platformdirs.user_data_dir("magdagdon", appauthor=False))
+    """An SQLite file in ``MAGDAGDON_DATA_DIR``, else the user's data directory (created when
+    the server starts): the folder where the terminal game keeps its files too."""
+    named = os.environ.get(DATA_DIR_VARIABLE)
+    directory = (
+        Path(named).expanduser()
+        if named
+        else Path(platformdirs.user_data_dir("magdagdon", appauthor=False))
+    )
     return f"sqlite:///{directory / 'magdagdon.db'}"
 
 

@@ -132,3 +132,17 @@ def test_a_file_that_cannot_be_read_is_left_alone(tmp_path: Path) -> None:
     assert store.problem is not None and "cannot be read" in store.problem
     assert store.add(entry(100)) == 1  # the game goes on, nothing is written
     assert path.is_dir()
+
+
+def test_the_same_variable_moves_the_servers_default_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One setting moves both: the terminal game's files and the server's SQLite database (a
+    database named by MAGDAGDON_DATABASE_URL stays where it is named)."""
+    from magdagdon.settings import Settings
+
+    monkeypatch.setenv(DATA_DIR_VARIABLE, str(tmp_path / "data"))
+    monkeypatch.delenv("MAGDAGDON_DATABASE_URL", raising=False)
+    assert Settings().database_url == f"sqlite:///{tmp_path / 'data' / 'magdagdon.db'}"
+    monkeypatch.setenv("MAGDAGDON_DATABASE_URL", "sqlite:////elsewhere/x.db")
+    assert Settings().database_url == "sqlite:////elsewhere/x.db"
