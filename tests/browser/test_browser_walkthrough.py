@@ -14,7 +14,7 @@ from ..utils.ui import screenshot
 from .test_browser_a11y import serious_violations
 
 STEPS = 6
-FIRST_TITLE = {"en": "Roll four dice", "et": "Veereta neli täringut", "sv": "Slå fyra tärningar"}
+FIRST_TITLE = {"en": "Roll four dice", "et": "Veereta neli täringut", "sv": "Kasta fyra tärningar"}
 PLACE_WORDS = {
     ("en", "tap"): "Tap a die",
     ("en", "click"): "Click a die",

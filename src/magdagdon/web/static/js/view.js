@@ -263,7 +263,8 @@ export class View {
       el("p", { class: "hint-plan" },
         el("span", { text: describePlan(t, hint, game) }),
         el("span", { class: "hint-expected", text: ` · ${t("hint_expected", { score: Math.round(hint.expected_score) })}` })),
-      ...(open ? [el("ol", { class: "hint-alternatives", id: "hint-alternatives" }, ...alternatives)] : []),
+      // (a box that may scroll: reachable by the keyboard, named by its disclosure)
+      ...(open ? [el("ol", { class: "hint-alternatives", id: "hint-alternatives", tabIndex: 0, "aria-label": t("hint_alternatives") }, ...alternatives)] : []),
     );
   }
 
