@@ -114,7 +114,7 @@ async def test_the_hint_shows_the_coachs_plan_without_playing_it() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         shown = text_of(app, "#hint")
-        assert "place " in shown and "Row " in shown and shown.endswith("CONFIRM")
+        assert "place " in shown and "row " in shown and shown.endswith("CONFIRM")
         assert app.game.phase is Phase.PLACE and app.game.staged == ()  # nothing applied
         assert any("(" in line for line in board_lines(app))  # the plan's values on the board
         await pilot.press("h")  # the same position: counted once
@@ -132,7 +132,7 @@ async def test_the_hint_never_breaks_a_line_inside_a_name() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         shown = text_of(app, "#hint")
-        names = re.findall(r"(?:place \d → )?Row \d, column \d", shown)
+        names = re.findall(r"(?:place \d → )?row \d, column \d", shown)
         assert len(names) == 3 and shown.endswith("→ CONFIRM")  # three dice placed
         for width in range(60, 81):
             await pilot.resize_terminal(width, 24)
@@ -319,7 +319,7 @@ async def test_the_status_line_in_magdagdon_says_what_it_asks() -> None:
         while app.game.phase is not Phase.MAGDAGDON:
             await play_turn(pilot, app)
         assert status(app) == (
-            "SURVIVAL · Turn 2 · MAGDAGDON: choose a RUIN · Powers 1 (next −70) · Score 16"
+            "SURVIVAL · Turn 2 · MAGDAGDON: choose a RUIN · Majda Powers 1 (next −70) · Score 16"
         )
         await play_turn(pilot, app)  # the RUIN
         assert app.game.phase is Phase.ROLL and "MAGDAGDON" not in status(app)

@@ -88,7 +88,7 @@ BUTTONS: Final = (
 
 
 def describe_plan(advice: Hint, game: Game) -> str:
-    """A plan in words, as the browser client says it: ``place 5 → Row 1, column 2; …``."""
+    """A plan in words, as the browser client says it: ``place 5 → row 1, column 2; …``."""
     board = (advice.board or "").replace("/", "")
     parts: list[str] = []
     staged: list[str] = []
@@ -735,7 +735,7 @@ class GameScreen(Screen[None]):
         if self.refused(action):
             return
         question = (
-            f"{t('accept_magdagdon')}? {square_at(square)} becomes a RUIN for the rest of the "
+            f"{t('accept_magdagdon')}? {square_at(square, starts=True)} becomes a RUIN for the rest of the "
             f"game (−{RUIN_PENALTY} points)."
         )
 

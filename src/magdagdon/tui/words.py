@@ -42,9 +42,11 @@ def bonus_text(bonus: Bonus | None) -> str:
     return f"{t(f'bonus_{bonus.value}')} +{bonus.points}" if bonus else ""
 
 
-def square_at(square: int) -> str:
-    """A square as the client names it: ``Row 2, column 3``."""
-    return t("square_at", row=square // 4 + 1, col=square % 4 + 1)
+def square_at(square: int, *, starts: bool = False) -> str:
+    """A square as the client names it in a sentence: ``row 2, column 3`` (``starts``: at the
+    start of one, ``Row 2, column 3``)."""
+    name = t("square_at", row=square // 4 + 1, col=square % 4 + 1)
+    return name[:1].upper() + name[1:] if starts else name
 
 
 NBSP: Final = "\u00a0"
@@ -55,7 +57,7 @@ _TOGETHER: Final = (
         "\\1" + NBSP,
     ),
     (re.compile(r"(\d), (?=\d|column" + NBSP + r"\d)"), "\\1," + NBSP),  # "Row 1, column 2"
-    (re.compile(r"(\d) → (?=Row" + NBSP + r"\d)"), "\\1" + NBSP + "→" + NBSP),  # "5 → Row 1"
+    (re.compile(r"(\d) → (?=row" + NBSP + r"\d)", re.I), "\\1" + NBSP + "→" + NBSP),  # "5 → row 1"
     (re.compile(r" (?=[+−-]\d)"), NBSP),  # "die 2 +1", "(next −70)"
     (re.compile(r"(\d) (?=points?\b)"), "\\1" + NBSP),  # "70 points"
     (re.compile(r" \("), NBSP + "("),  # "Powers 1 (next −70)", "RUIN. (m)"
@@ -69,8 +71,8 @@ no-break spaces."""
 def keep_together(text: str) -> str:
     """The text with no-break spaces inside the names a line must not split.
 
-    >>> keep_together("place 5 → Row 1, column 2 → CONFIRM").split(" ")
-    ['place\xa05\xa0→\xa0Row\xa01,\xa0column\xa02', '→\xa0CONFIRM']
+    >>> keep_together("place 5 → row 1, column 2 → CONFIRM").split(" ")
+    ['place\xa05\xa0→\xa0row\xa01,\xa0column\xa02', '→\xa0CONFIRM']
     """
     for pattern, joined in _TOGETHER:
         text = pattern.sub(joined, text)
@@ -83,8 +85,8 @@ def wrap_phrases(text: str, width: int) -> list[str]:
     (:func:`keep_together`). A phrase wider than a whole line is broken at its no-break
     spaces, a word wider than a line where it must be.
 
-    >>> wrap_phrases("HINT: place 5 → Row 1, column 2 → CONFIRM", 30)
-    ['HINT:', 'place 5 → Row 1, column 2', '→ CONFIRM']
+    >>> wrap_phrases("HINT: place 5 → row 1, column 2 → CONFIRM", 30)
+    ['HINT:', 'place 5 → row 1, column 2', '→ CONFIRM']
     """
     lines = [_wrap(paragraph, " ", width) for paragraph in keep_together(text).split("\n")]
     return [line.replace(NBSP, " ") for paragraph in lines for line in paragraph]
