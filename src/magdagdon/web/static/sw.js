@@ -11,18 +11,19 @@
 const RELEASE = "__RELEASE__";
 const PREFIX = `/r/${RELEASE}`;
 const CACHE = `magdagdon-${RELEASE}`;
-// What the game needs offline, and everything a page of this release may load later: the
-// modules imported when a screen is first opened (the account, the replay viewer), every
-// language's catalog and rules (SETTINGS may switch). Once the server has moved on to another
-// release it answers 404 for this one's files, so a page of this release that is still open
-// finds them here (the next release's worker keeps this cache while such a page is open).
-// Anything else of the release (the large icons) is kept here once the page has loaded it.
+const LANGUAGE = new URL(self.location.href).searchParams.get("lang") || "en";
+// What the game needs offline, in the page's language ({lang}), and the account screen's module
+// (imported when it is first opened): once the server has moved on to another release it
+// answers 404 for this one's files, so a page of this release that is still open finds them
+// here (the next release's worker keeps this cache while such a page is open). The other
+// languages' catalogs and rules are kept once loaded (SETTINGS fetches them when it opens); the
+// replay viewer, a page of its own, and the large icons too.
 const SHELL = [
   "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg",
   "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
   "/js/i18n.js", "/js/input.js", "/js/name.js", "/js/preferences.js", "/js/share.js", "/js/sheets.js",
-  "/js/stats.js", "/js/view.js", "/js/walkthrough.js", "/js/update.js", "/js/account.js", "/js/replay.js",
-  "/i18n/en.json", "/i18n/et.json", "/i18n/sv.json", "/rules/en.txt", "/rules/et.txt", "/rules/sv.txt",
+  "/js/stats.js", "/js/view.js", "/js/walkthrough.js", "/js/update.js", "/js/account.js",
+  "/i18n/{lang}.json", "/rules/{lang}.txt",
 ];
 const PAGE_WAIT = 3000; // ms a game page waits for the network before the cached one is shown
 
@@ -35,7 +36,7 @@ async function install() {
   // would name other files; this worker is then out of date and installs nothing
   if (!page.ok || !(await page.clone().text()).includes(PREFIX)) throw new Error("another release");
   await cache.put("/", page);
-  await cache.addAll(SHELL.map((path) => PREFIX + path));
+  await cache.addAll(SHELL.map((path) => PREFIX + path.replace("{lang}", LANGUAGE)));
 }
 
 self.addEventListener("install", (event) => {
@@ -67,7 +68,7 @@ async function releasesOpen() {
 }
 
 // Every other release's cache is deleted once no open page is of that release (while one is,
-// its files are there for it: a module it has not imported yet, another language).
+// its files are there for it: the account's module it has not imported yet, say).
 async function forgetUnused() {
   const open = await releasesOpen();
   if (open.includes(null)) return; // (asked again at the next page)

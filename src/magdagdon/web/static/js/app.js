@@ -39,5 +39,5 @@ if (replaying) {
 // The page's own files from a cache (sw.js): the installed game opens at once, and offline it
 // says so and retries by itself rather than showing the browser's error page.
 if ("serviceWorker" in navigator) {
-  watchForUpdates({ doc: document, t: () => (controller ? controller.t : t) });
+  watchForUpdates({ doc: document, t: () => (controller ? controller.t : t), language: t.language });
 }

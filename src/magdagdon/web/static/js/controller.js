@@ -3,7 +3,7 @@
 // view draw the game, the dialogs draw the sheet and questions, and the preferences remember.
 
 import { ApiError } from "./api.js";
-import { loadCatalog, translatePage } from "./i18n.js";
+import { loadCatalog, prefetchLanguages, translatePage } from "./i18n.js";
 import { share, shareText } from "./share.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
@@ -501,7 +501,11 @@ export class Controller {
       try {
         this.t = await loadCatalog(value);
       } catch {
-        return this.view.announce(this.t("something_wrong")); // (no network for the catalog)
+        // its catalog did not come (the server moved on to another release before SETTINGS
+        // fetched it, or no network): the page again in that language, or says it is offline
+        this.preferences.setLanguage(value);
+        if (navigator.onLine) location.reload();
+        return this.view.announce(this.t("connection_lost"));
       }
       this.preferences.setLanguage(value);
       translatePage(this.doc, this.t);
@@ -811,6 +815,7 @@ export class Controller {
       return this.loadScores();
     }
     const language = this.t.language;
+    if (screen === "settings") prefetchLanguages(language);
     if (screen === "rules" && !(language in this.rulesTexts)) {
       this.rulesError = "";
       this.paint();

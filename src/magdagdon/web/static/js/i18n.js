@@ -22,6 +22,15 @@ export async function loadCatalog(language) {
   return translator(catalog, language);
 }
 
+// The other languages' catalogs and rules, fetched ahead (SETTINGS is open: a switch may come),
+// so that the page's release has them (the browser's cache, the worker's) even once the server
+// has moved on to another release. Nothing is said of a failure: the switch says it.
+export function prefetchLanguages(current) {
+  for (const language of LANGUAGES.filter((l) => l !== current)) {
+    for (const path of [`../i18n/${language}.json`, `../rules/${language}.txt`]) fetch(new URL(path, import.meta.url)).catch(() => {});
+  }
+}
+
 // The language the page chose, for the server: its start page preloads that catalog (web/
 // assets.py), the service worker's copy of the page too. (A preference, not a session.)
 function rememberLanguage(language) {

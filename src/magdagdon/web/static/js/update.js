@@ -7,7 +7,7 @@ import { el } from "./dom.js";
 // This page's release, from the address of its own files (/r/<release>/js/update.js).
 const RELEASE = new URL(import.meta.url).pathname.split("/")[2] || "";
 
-export function watchForUpdates({ doc, t }) {
+export function watchForUpdates({ doc, t, language }) {
   const workers = navigator.serviceWorker;
   workers.addEventListener("message", (event) => {
     if (event.data && event.data.type === "release?" && event.ports[0]) event.ports[0].postMessage(RELEASE);
@@ -18,7 +18,9 @@ export function watchForUpdates({ doc, t }) {
     const theirs = await releaseOf(workers.controller);
     if (theirs && theirs !== RELEASE) showReload(doc, t());
   });
-  workers.register("/sw.js").then((registration) => {
+  // (a worker per language: it keeps that language's catalog and rules; of the same release,
+  // it says nothing to the page)
+  workers.register(`/sw.js?lang=${language}`).then((registration) => {
     // the browser looks for a new worker on navigations; a page left open looks when it is
     // shown again, and every hour
     const look = () => registration.update().catch(() => {});
@@ -45,8 +47,9 @@ function releaseOf(worker) {
 // until then: its release's files are still in the worker's cache).
 function showReload(doc, t) {
   if (doc.getElementById("update-note")) return;
-  const reload = el("button", { type: "button", class: "button small", id: "update-reload", text: t("update_reload") });
+  // (data-i18n: drawn again in the new words when SETTINGS changes the language)
+  const reload = el("button", { type: "button", class: "button small", id: "update-reload", "data-i18n": "update_reload", text: t("update_reload") });
   reload.addEventListener("click", () => location.reload());
   doc.getElementById("app").prepend(el("p", { id: "update-note", class: "update-note", role: "status" },
-    el("span", { text: t("update_ready") }), reload));
+    el("span", { "data-i18n": "update_ready", text: t("update_ready") }), reload));
 }
