@@ -80,13 +80,14 @@ def test_a_passkey_moves_the_games_to_another_device(browser: Any, live_server: 
     own = finish_regular_game(other, base, "survival")
     view = api(other, base, "POST", "/api/daily/nightmare")
     daily = play_through_api(other, base, view, to_the_end=True)
-    # (the game the page began on its first visit, given up for the finished one, comes too)
+    # (the game the page began on its first visit, given up for the finished one, comes too,
+    # but is not counted as joined: nobody played it)
     games = len(api(other, base, "GET", "/api/players/me/export")["games"])
     assert games == 3
     open_menu_item(other, "account")
     other.locator("#sheet [data-intent='passkey-sign-in']").click()
     expect(other.locator("#sheet .account-notice")).to_have_text(
-        "Signed in. 3 games from this browser joined your account."
+        "Signed in. 2 games from this browser joined your account."
     )
     expect(other.locator("#sheet .account-list").nth(1).locator("li")).to_have_count(2)
 
@@ -125,7 +126,7 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     expect(other.locator("#transfer-submit")).to_be_focused()  # SIGN IN, not SAVE, comes first
     other.locator("#sheet [data-form='transfer'] button[type='submit']").click()
     expect(other.locator("#sheet .account-notice")).to_have_text(
-        "Signed in. 1 game from this browser joined your account."  # the one its page began
+        "Signed in."  # (the game its page began, never played, is not counted)
     )
     assert (
         api(other, live_server, "GET", "/api/players/me/stats")["difficulties"]["nightmare"][
@@ -146,6 +147,58 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     assert late.locator("#transfer-input").get_attribute("aria-invalid") == "true"
     for context in (phone, tablet, third):
         context.close()
+
+
+def test_a_second_passkey_is_added_after_one_of_the_accounts_says_it_is_you(
+    browser: Any, live_server: str
+) -> None:
+    """A device signed in with a transfer code, of an account that has a passkey, adds a
+    passkey of its own only after signing in with one of the account's passkeys: the page
+    asks, the passkey answers, the new one is listed beside the first."""
+    base = localhost(live_server)
+    phone = day_context(browser, base, DAY, viewport={"width": 375, "height": 667})
+    page = open_page(phone, base)
+    cdp, phone_key = authenticator(phone, page)
+    open_menu_item(page, "account")
+    page.locator("#sheet [data-intent='passkey-register']").click()
+    expect(page.locator("#sheet .account-notice")).to_have_text("Passkey saved.")
+    code = api(page, base, "POST", "/api/account/transfer-codes")["code"]
+    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": phone_key})[
+        "credentials"
+    ]
+    laptop = day_context(browser, base, DAY, viewport={"width": 375, "height": 667})
+    other = open_page(laptop, base)
+    laptop_cdp, laptop_key = authenticator(laptop, other)
+    laptop_cdp.send(
+        "WebAuthn.addCredential", {"authenticatorId": laptop_key, "credential": credential}
+    )
+    signed = api(other, base, "POST", "/api/account/sign-in/transfer", {"code": code})
+    assert signed["account"] is True
+    # the account's passkey answers the proof (as the phone's would through its QR code), and
+    # is gone from the laptop before the new one is made (an authenticator that holds one of
+    # an account's passkeys makes no second: the options exclude it)
+    proved: list[bool] = []
+
+    def options_after_the_proof(route: Any) -> None:
+        if proved:
+            laptop_cdp.send(
+                "WebAuthn.removeCredential",
+                {"authenticatorId": laptop_key, "credentialId": credential["credentialId"]},
+            )
+        proved.append(True)
+        route.continue_()
+
+    other.route("**/api/account/passkeys/registration/options", options_after_the_proof)
+    open_menu_item(other, "account")
+    other.locator("#sheet [data-intent='passkey-register']").click()
+    dialog = other.locator("#confirm")
+    expect(dialog).to_contain_text("confirm it is you with one of its passkeys")
+    dialog.get_by_role("button", name="CONFIRM WITH A PASSKEY").click()
+    expect(other.locator("#sheet .account-notice")).to_have_text("Passkey saved.")
+    assert len(api(other, base, "GET", "/api/account/passkeys")) == 2
+    assert not page.errors and not other.errors
+    phone.close()
+    laptop.close()
 
 
 def test_an_anonymous_daily_is_shown_apart_from_the_ranked(browser: Any, tmp_path: Any) -> None:

@@ -256,7 +256,8 @@ function accountParts(t, state) {
 // both devices with the score kept and the one dropped, a game in progress given up.
 export function mergeNotice(t, merged) {
   const score = (n) => (n === null || n === undefined ? "–" : t.number(n));
-  const lines = [t("account_signed_in", { n: merged.games })];
+  // (a browser that brought no game it played says no number)
+  const lines = [merged.games ? t("account_signed_in", { n: merged.games }) : t("account_signed_in_alone")];
   for (const d of merged.dailies) {
     lines.push(t("account_daily_clash", {
       date: dayText(t, d.date), difficulty: DIFFICULTY_NAMES[d.difficulty], kept: score(d.kept_score), dropped: score(d.dropped_score),
@@ -345,8 +346,21 @@ export class AccountScreen {
   }
 
   registerPasskey() {
+    const t = this.c.t;
     return this.step(async () => {
-      const options = await this.request("POST", "/api/account/passkeys/registration/options");
+      const ask = () => this.request("POST", "/api/account/passkeys/registration/options");
+      let options;
+      try {
+        options = await ask();
+      } catch (error) {
+        // An account that has a passkey adds another only after one of its passkeys said it
+        // is the player (a stolen cookie could not): that sign-in first, then the new one.
+        if (!(error instanceof ApiError) || error.code !== "passkey_proof_needed") throw error;
+        if (!(await this.c.dialogs.ask(t("account_passkey_proof"), t("account_passkey_confirm")))) return;
+        const proof = await usePasskey(await this.request("POST", "/api/account/sign-in/passkey/options"));
+        await this.request("POST", "/api/account/sign-in/passkey/verification", { credential: proof });
+        options = await ask();
+      }
       const credential = await createPasskey(options);
       await this.request("POST", "/api/account/passkeys/registration/verification", { credential });
       this.state.notice = this.c.t("account_passkey_saved");
