@@ -735,8 +735,8 @@ class GameScreen(Screen[None]):
         if self.refused(action):
             return
         question = (
-            f"{t('accept_magdagdon')}? {square_at(square, starts=True)} becomes a RUIN for the rest of the "
-            f"game (−{RUIN_PENALTY} points)."
+            f"{t('accept_magdagdon')}? {square_at(square, starts=True)} becomes a RUIN for the "
+            f"rest of the game (−{RUIN_PENALTY} points)."
         )
 
         def accept() -> None:

@@ -159,8 +159,8 @@ class NameUpdate(Strict):
         pattern=PUBLISHED_NAME_PATTERN,
         description=f"1-{NAME_MAX} letters (of any language), digits, spaces, . ' - _ (kept "
         "in Unicode's NFKC form: full-width letters become ASCII; spaces at the ends are "
-        "trimmed, runs of spaces made one). No invisible or formatting characters (zero-width, direction "
-        "marks, Hangul fillers, variation selectors). A name that looks like another "
+        "trimmed, runs of spaces made one). No invisible or formatting characters "
+        "(zero-width, direction marks, Hangul fillers, variation selectors). A name that looks like another "
         "player's (the same Unicode confusable skeleton) is refused with 409 name_taken.",
     )
 
