@@ -161,7 +161,8 @@ class NameUpdate(Strict):
         "in Unicode's NFKC form: full-width letters become ASCII; spaces at the ends are "
         "trimmed, runs of spaces made one). No invisible or formatting characters "
         "(zero-width, direction marks, Hangul fillers, variation selectors). A name that "
-        "looks like another player's (the same Unicode confusable skeleton) is refused with 409 name_taken.",
+        "looks like another player's (the same Unicode confusable skeleton) is refused "
+        "with 409 name_taken.",
     )
 
     @field_validator("name", mode="before")
