@@ -282,33 +282,35 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
 CurrentPlayer = Annotated[int, Depends(current_player)]
 
 
-def client_address(request: Request) -> str:
-    """The key of the client's address for per-address limits (from X-Forwarded-For when a
-    trusted proxy sent it): an IPv4 address as it is, an IPv6 address as its /64 network
-    (one customer's line or one host gets a whole /64 and picks addresses from it freely)."""
-    host = request.client.host if request.client else "unknown"
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return host
-
-
-def client_network(request: Request) -> str:
-    """The key of the client's network for limits on guessing (transfer codes): an IPv4
-    address's /24, an IPv6 address's /48 (what one site or customer is given), an
-    IPv4-mapped IPv6 address as its IPv4's /24."""
+def _client_ip(request: Request) -> ipaddress.IPv4Address | ipaddress.IPv6Address | str:
+    """The client's address (from X-Forwarded-For when a trusted proxy sent it), an
+    IPv4-mapped IPv6 address as its IPv4; what is no address, as it is."""
     host = request.client.host if request.client else "unknown"
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
         return host
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+        return address.ipv4_mapped
+    return address
+
+
+def client_address(request: Request) -> str:
+    """The key of the client's address for per-address limits: an IPv4 address as it is, an
+    IPv6 address as its /64 network (one customer's line or one host gets a whole /64 and
+    picks addresses from it freely)."""
+    address = _client_ip(request)
+    if isinstance(address, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def client_network(request: Request) -> str:
+    """The key of the client's network for limits on guessing (transfer codes): an IPv4
+    address's /24, an IPv6 address's /48 (what one site or customer is given)."""
+    address = _client_ip(request)
+    if isinstance(address, str):
+        return address
     prefix = 24 if isinstance(address, ipaddress.IPv4Address) else 48
     return str(ipaddress.ip_network((address, prefix), strict=False))
 
