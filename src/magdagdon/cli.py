@@ -172,24 +172,15 @@ def announce_when_served(host: str, port: int, line: str, timeout: float = 600) 
     return False
 
 
-def _is_loopback(host: str) -> bool:
-    import ipaddress
-
-    if host in ("localhost", "0.0.0.0", "::", ""):
-        return host == "localhost"
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def open_at(host: str, port: int, settings: Settings) -> str:
     """The address to print for people to open: ``MAGDAGDON_PUBLIC_ORIGIN``'s (the first), or
     ``http://localhost:PORT/`` for a server on a loopback or every address (browsers refuse an
     IP address as a passkey's site: at 127.0.0.1 passkeys would fail), or the host given."""
-    if settings.public_origin:
-        return settings.public_origin.split(",")[0].strip().rstrip("/") + "/"
-    if _is_loopback(host) or host in ("0.0.0.0", "::", ""):
+    from .settings import is_loopback_host
+
+    if settings.public_origins:
+        return settings.public_origins[0] + "/"
+    if is_loopback_host(host) or host in ("0.0.0.0", "::", ""):
         return f"http://localhost:{port}/"
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}/"
@@ -209,6 +200,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from .ai.strong import models_problem
     from .logs import log_config
+    from .settings import is_loopback_host
     from .startup import shown_url
     from .web.protocol import PROTOCOL
 
@@ -221,7 +213,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         f"magdagdon {version()} is served at {open_at(args.host, args.port, settings)}  "
         f"(database: {shown_url(settings.database_url)})"
     )
-    if not settings.public_origin and not _is_loopback(args.host):
+    if not settings.public_origins and not is_loopback_host(args.host):
         log.warning(
             "passkeys and transfer codes work at http://localhost:%d/ only: set "
             "MAGDAGDON_PUBLIC_ORIGIN to the address players open (README, Running the server)",

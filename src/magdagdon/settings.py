@@ -21,6 +21,19 @@ DATA_DIR_VARIABLE = "MAGDAGDON_DATA_DIR"
 """Names the folder of the server's default database and the terminal game's files alike."""
 
 
+def is_loopback_host(host: str) -> bool:
+    """Whether a host name is the machine itself: localhost (and its subdomains) or a loopback
+    address (``[::1]`` too)."""
+    import ipaddress
+
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
 def default_database_url() -> str:
     """An SQLite file in ``MAGDAGDON_DATA_DIR``, else the user's data directory (created when
     the server starts): the folder where the terminal game keeps its files too."""
@@ -106,6 +119,13 @@ class Settings(BaseSettings):
         "transfer codes work at localhost (and loopback addresses) only; any other Host "
         "header is refused (400 unknown_host), so a request cannot choose the name.",
     )
+
+    @property
+    def public_origins(self) -> list[str]:
+        """``public_origin``'s origins (``scheme://host[:port]``), in the order given; empty
+        when it is unset."""
+        return [o.strip().rstrip("/") for o in (self.public_origin or "").split(",") if o.strip()]
+
     player_coach_per_minute: float = Field(
         default=30, gt=0, description="Hints and reviews per player (each costs CPU time)."
     )

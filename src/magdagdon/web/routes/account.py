@@ -8,7 +8,6 @@ a session cookie; send it with every later request (any HTTP client's cookie jar
 
 from __future__ import annotations
 
-import ipaddress
 import json
 from collections.abc import Callable
 from datetime import datetime
@@ -44,7 +43,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from ...settings import Settings
+from ...settings import Settings, is_loopback_host
 from ...store.accounts import Merge, PasskeyRow, SignIn
 from ...store.errors import ClonedPasskey, InvalidCode, LastPasskey, SessionEnded
 from ...store.players import SessionRef
@@ -108,16 +107,6 @@ _UNKNOWN_HOST = (
 )
 
 
-def _loopback(host: str) -> bool:
-    """localhost (and its subdomains) or a loopback address: the player's own machine."""
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def relying_party(request: Request, settings: Settings) -> tuple[str, str]:
     """The passkeys' relying party: its id (the host name) and the origin the browser must
     report, which a transfer code's link names too.
@@ -128,14 +117,14 @@ def relying_party(request: Request, settings: Settings) -> tuple[str, str]:
     Host (``Host: evil.example``) is refused, 400 ``unknown_host``: a passkey is never made
     for a name the operator did not give, nor a code's link sent there."""
     given = (request.headers.get("host") or request.url.netloc).lower()
-    if settings.public_origin:
-        origins = [urlsplit(o.strip()) for o in settings.public_origin.split(",") if o.strip()]
+    origins = [urlsplit(o) for o in settings.public_origins]
+    if origins:
         chosen = next((o for o in origins if o.netloc.lower() == given), origins[0])
         origin = f"{chosen.scheme}://{chosen.netloc}"
     else:
         origin = f"{request.url.scheme}://{given}"
     host = urlsplit(origin).hostname or ""
-    if not settings.public_origin and not _loopback(host):
+    if not origins and not is_loopback_host(host):
         raise ApiError(400, "unknown_host", _UNKNOWN_HOST.format(host=host))
     return host, origin
 
