@@ -256,3 +256,24 @@ def test_another_worker_refuses_an_ended_session_at_once(database_url: str) -> N
         assert (
             thief.get("/api/players/me/stats").json()["difficulties"]["peaceful"]["finished"] == 0
         )
+
+
+def test_nothing_is_made_for_a_session_that_ended_meanwhile(database_url: str) -> None:
+    """A request read its session, then a sign-out elsewhere ended it before the request made
+    its code or its passkey challenge: the foreign key refuses both (SessionEnded, 401
+    signed_out), nothing is stored."""
+    from magdagdon.store import Database, Store
+    from magdagdon.store.errors import SessionEnded
+
+    store = Store(Database(database_url))
+    store.db.migrate()
+    session, _ = store.create_player()
+    assert store.end_sessions(session.player_id, None) == [session.session_id]
+    with pytest.raises(SessionEnded):
+        store.create_transfer_code(session)
+    with pytest.raises(SessionEnded):
+        store.save_challenge("a-challenge", "register", session)
+    with store.db.transaction() as c:
+        for table in ("transfer_codes", "webauthn_challenges"):
+            assert c.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar() == 0
+    store.db.dispose()

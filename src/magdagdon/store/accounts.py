@@ -117,7 +117,8 @@ class SignIn:
     token: str
     session_id: str
     merge: Merge
-    method: str = "transfer"
+    method: str
+    created_at: datetime
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,6 @@ class Accounts(Players):
         try:
             with self.db.transaction(write=True) as c:
                 c.execute(delete(transfer_codes).where(transfer_codes.c.expires_at < now))
-                self._live_session(c, session)
                 self._make_account(c, session.player_id, now)
                 c.execute(
                     insert(transfer_codes).values(
@@ -219,21 +219,9 @@ class Accounts(Players):
                         expires_at=expires,
                     )
                 )
-        except IntegrityError as exc:  # the session was deleted by a racing sign-out
+        except IntegrityError as exc:  # its session is gone (the foreign key): signed out
             raise SessionEnded() from exc
         return format_code(code), expires
-
-    @staticmethod
-    def _live_session(c: Connection, session: SessionRef) -> None:
-        """:class:`SessionEnded` unless the session is still there (a racing deletion that
-        commits after this is refused by the foreign key, or takes what this made with it)."""
-        found = c.scalar(
-            select(sessions.c.id).where(
-                sessions.c.id == session.session_id, sessions.c.player_id == session.player_id
-            )
-        )
-        if found is None:
-            raise SessionEnded()
 
     def redeem_transfer_code(self, code: str, device: SessionRef | None, label: str) -> SignIn:
         """Sign in with a transfer code: it is used up, a new session is made and the device's
@@ -260,8 +248,6 @@ class Accounts(Players):
         try:
             with self.db.transaction(write=True) as c:
                 c.execute(delete(challenges).where(challenges.c.expires_at < now))
-                if session is not None:
-                    self._live_session(c, session)
                 c.execute(
                     insert(challenges).values(
                         challenge=challenge,
@@ -271,7 +257,7 @@ class Accounts(Players):
                         expires_at=now + CHALLENGE_LIFETIME,
                     )
                 )
-        except IntegrityError as exc:  # the session was deleted by a racing sign-out
+        except IntegrityError as exc:  # its session is gone (the foreign key): signed out
             raise SessionEnded() from exc
 
     def take_challenge(self, challenge: str, purpose: str) -> tuple[bool, str | None]:
@@ -381,22 +367,18 @@ class Accounts(Players):
 
     def passkey_proven(self, session: SessionRef) -> bool:
         """Whether the session may add a passkey: its account has none yet, or the session
-        was signed in with one in the last :data:`PASSKEY_PROOF`."""
+        was signed in with one in the last :data:`PASSKEY_PROOF` (as the session was read
+        for this request)."""
         with self.db.transaction() as c:
             has = c.scalar(
                 select(passkeys.c.id).where(passkeys.c.player_id == session.player_id).limit(1)
             )
-            row = c.execute(
-                select(sessions.c.method, sessions.c.created_at).where(
-                    sessions.c.id == session.session_id
-                )
-            ).first()
         if has is None:
             return True
         return (
-            row is not None
-            and row.method == "passkey"
-            and utcnow() - aware(row.created_at) <= PASSKEY_PROOF
+            session.method == "passkey"
+            and session.created_at is not None
+            and utcnow() - session.created_at <= PASSKEY_PROOF
         )
 
     # --- signing in: a new session, the device's player merged in -------------------------
@@ -417,7 +399,7 @@ class Accounts(Players):
                 merge = self._merge(c, device.player_id, account_id, now)
         token, digest = new_token()
         session_id = insert_session(c, account_id, digest, method, label, now)
-        return SignIn(account_id, token, session_id, merge, method)
+        return SignIn(account_id, token, session_id, merge, method, now)
 
     def _merge(self, c: Connection, source: int, target: int, now: datetime) -> Merge:
         """Move the anonymous player ``source`` into the account ``target`` (module docstring).

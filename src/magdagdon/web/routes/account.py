@@ -184,7 +184,9 @@ async def _signed_in(
     request: Request, store: StoreDep, settings: Settings, done: SignIn
 ) -> SignInView:
     set_session_cookie(request, settings, done.token)
-    request.state.session = SessionRef(done.player_id, done.session_id, done.method)
+    request.state.session = SessionRef(
+        done.player_id, done.session_id, done.method, done.created_at
+    )
     name = (await run_store(store, lambda: store.player(done.player_id))).name
     return SignInView(name=name, account=True, merged=_merge_view(done.merge))
 
