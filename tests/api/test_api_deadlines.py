@@ -5,16 +5,13 @@ take the threads of requests that never touch it, and /api/ready answers within 
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, make_url, text
 
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
@@ -22,6 +19,7 @@ from magdagdon.web.routes.health import READY_BUDGET
 
 from ..conftest import TEST_ORIGIN
 from ..utils.api import new_game, play_to_end
+from ..utils.locks import table_held
 
 TIMEOUT = 2.0
 """The database timeout of these tests' servers (seconds)."""
@@ -44,32 +42,6 @@ def app(database_url: str) -> Any:
     )
 
 
-@contextmanager
-def stalled(database_url: str, table: str) -> Iterator[None]:
-    """Another process's transaction holds ``table`` (PostgreSQL: an exclusive lock on it;
-    SQLite: the database's write lock) for as long as the block lasts."""
-    if database_url.startswith("sqlite"):
-        path = make_url(database_url).database
-        assert path
-        holder = sqlite3.connect(path, isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        return
-    engine = create_engine(database_url)
-    with engine.connect() as c:
-        held = c.begin()
-        c.execute(text(f"LOCK TABLE {table} IN ACCESS EXCLUSIVE MODE"))
-        try:
-            yield
-        finally:
-            held.rollback()
-    engine.dispose()
-
-
 def timed(call: Callable[[], Any]) -> tuple[Any, float]:
     start = time.monotonic()
     answer = call()
@@ -83,7 +55,7 @@ def test_a_code_redeemed_while_the_database_stalls_is_a_503_that_changed_nothing
         play_to_end(laptop, new_game(laptop, "peaceful", seed=3))
         code = phone.post("/api/account/transfer-codes").json()["code"]
         cookie = dict(laptop.cookies)
-        with stalled(database_url, "transfer_codes"):
+        with table_held(database_url, "transfer_codes"):
             r, took = timed(
                 lambda: laptop.post("/api/account/sign-in/transfer", json={"code": code})
             )
@@ -105,7 +77,7 @@ def test_a_deletion_answered_503_deleted_nothing(app: Any, database_url: str) ->
     with TestClient(app) as phone:
         phone.put("/api/players/me", json={"name": "Jääb"})
         play_to_end(phone, new_game(phone, "survival", seed=4))
-        with stalled(database_url, "transfer_codes"):
+        with table_held(database_url, "transfer_codes"):
             r, took = timed(lambda: phone.delete("/api/players/me"))
             assert r.status_code == 503 and "Retry-After" in r.headers and took < LATE
             time.sleep(TIMEOUT)
@@ -119,7 +91,7 @@ def test_one_deadline_for_the_whole_request(app: Any, database_url: str) -> None
     per statement: its deadline is one, from its first database work."""
     with TestClient(app) as phone:
         phone.put("/api/players/me", json={"name": "Üks"})
-        with stalled(database_url, "sessions"):
+        with table_held(database_url, "sessions"):
             r, took = timed(lambda: phone.post("/api/account/transfer-codes"))
         assert r.status_code == 503 and took < LATE
 
@@ -137,7 +109,7 @@ def test_a_stalled_table_does_not_stop_requests_that_do_not_touch_it(
         cookies = [TestClient(app, cookies=dict(reader.cookies)) for _ in range(12)]
         anonymous = TestClient(app)
         answers: dict[str, list[tuple[int, float]]] = {"cookie": [], "plain": [], "ready": []}
-        with stalled(database_url, "sessions"):
+        with table_held(database_url, "sessions"):
             start = threading.Barrier(len(cookies) + 1)
 
             def with_cookie(client: TestClient) -> None:

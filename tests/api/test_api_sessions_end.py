@@ -5,17 +5,15 @@ authenticator's second assertion refused; a user handle naming another account r
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx2
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import text
 
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
@@ -24,6 +22,7 @@ from magdagdon.web.deps import COOKIE
 from ..conftest import TEST_ORIGIN
 from ..utils.api import Client, new_game, play_to_end
 from ..utils.authenticator import Authenticator
+from ..utils.locks import table_held
 
 
 @pytest.fixture
@@ -165,37 +164,13 @@ def test_two_assertions_with_the_same_count_at_once_sign_in_once(
         ]
         # Writes wait meanwhile (reads do not): both answers are read and verified against
         # the same stored count before either can store its own.
-        with writes_held(database_url):
+        with table_held(database_url, "passkeys", "EXCLUSIVE"):
             for t in threads:
                 t.start()
             time.sleep(1.0)
         for t in threads:
             t.join()
         assert sorted(answers) == [200, 400]
-
-
-@contextmanager
-def writes_held(database_url: str) -> Iterator[None]:
-    """No writes to the passkeys while the block lasts (SQLite: the write lock; PostgreSQL:
-    the table locked for writes), reads go on."""
-    if database_url.startswith("sqlite"):
-        holder = sqlite3.connect(make_url(database_url).database or "", isolation_level=None)
-        holder.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        finally:
-            holder.execute("ROLLBACK")
-            holder.close()
-        return
-    engine = create_engine(database_url)
-    with engine.connect() as c:
-        held = c.begin()
-        c.execute(text("LOCK TABLE passkeys IN EXCLUSIVE MODE"))
-        try:
-            yield
-        finally:
-            held.rollback()
-    engine.dispose()
 
 
 def test_an_assertion_whose_user_handle_names_another_account_is_refused(
