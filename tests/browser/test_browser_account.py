@@ -39,6 +39,20 @@ def authenticator(context: Any, page: Any) -> tuple[Any, str]:
     return cdp, made["authenticatorId"]
 
 
+def synced_device(
+    browser: Any, base: str, cdp: Any, key: str, viewport: dict[str, int]
+) -> tuple[Any, Any, tuple[Any, str, dict[str, Any]]]:
+    """A second device (its context and page) whose authenticator holds the first one's
+    passkey (as a password manager would sync it); its CDP session, authenticator id and
+    that credential."""
+    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": key})["credentials"]
+    context = day_context(browser, base, DAY, viewport=viewport)
+    page = open_page(context, base)
+    its_cdp, its_key = authenticator(context, page)
+    its_cdp.send("WebAuthn.addCredential", {"authenticatorId": its_key, "credential": credential})
+    return context, page, (its_cdp, its_key, credential)
+
+
 def localhost(base: str) -> str:
     """The server under the name ``localhost``: a passkey's site must be a domain, not an
     address (and localhost is a secure context over plain HTTP)."""
@@ -67,15 +81,7 @@ def test_a_passkey_moves_the_games_to_another_device(browser: Any, live_server: 
     assert serious_violations(page) == []
 
     # the same passkey on the laptop (as a password manager would sync it)
-    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": phone_key})[
-        "credentials"
-    ]
-    laptop = day_context(browser, base, DAY, viewport={"width": 1280, "height": 800})
-    other = open_page(laptop, base)
-    laptop_cdp, laptop_key = authenticator(laptop, other)
-    laptop_cdp.send(
-        "WebAuthn.addCredential", {"authenticatorId": laptop_key, "credential": credential}
-    )
+    laptop, other, _ = synced_device(browser, base, cdp, phone_key, {"width": 1280, "height": 800})
     # the laptop played on its own: a game and today's daily (a streak of one)
     own = finish_regular_game(other, base, "survival")
     view = api(other, base, "POST", "/api/daily/nightmare")
@@ -163,14 +169,8 @@ def test_a_second_passkey_is_added_after_one_of_the_accounts_says_it_is_you(
     page.locator("#sheet [data-intent='passkey-register']").click()
     expect(page.locator("#sheet .account-notice")).to_have_text("Passkey saved.")
     code = api(page, base, "POST", "/api/account/transfer-codes")["code"]
-    (credential,) = cdp.send("WebAuthn.getCredentials", {"authenticatorId": phone_key})[
-        "credentials"
-    ]
-    laptop = day_context(browser, base, DAY, viewport={"width": 375, "height": 667})
-    other = open_page(laptop, base)
-    laptop_cdp, laptop_key = authenticator(laptop, other)
-    laptop_cdp.send(
-        "WebAuthn.addCredential", {"authenticatorId": laptop_key, "credential": credential}
+    laptop, other, (laptop_cdp, laptop_key, credential) = synced_device(
+        browser, base, cdp, phone_key, {"width": 375, "height": 667}
     )
     signed = api(other, base, "POST", "/api/account/sign-in/transfer", {"code": code})
     assert signed["account"] is True
