@@ -120,6 +120,10 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     expect(code).to_have_text(re.compile(r"^[2-9A-Z]{4}(-[2-9A-Z]{4})+$"))  # (12 letters)
     expect(page.locator("#sheet svg.qr")).to_have_attribute("role", "img")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    one_line = (
+        "el => el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).fontSize)"
+    )
+    assert page.locator("#sheet .transfer-code p.code").evaluate(one_line)  # never broken
     screenshot(page, "account-code-en-360x640")
 
     # the QR code's address opens the game with the code filled in
