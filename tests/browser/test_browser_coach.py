@@ -25,6 +25,10 @@ def test_hint_shows_the_plan_on_the_board(page: Any, live_server: str) -> None:
     first = ghosts.first
     assert "the hint places" in (first.get_attribute("aria-label") or "")
     assert "expected final score" in panel.inner_text()
+    # the other plans wait behind a button so the panel fits a phone; opened, they are all there
+    assert panel.locator(".hint-alternatives li").count() == 0
+    panel.locator("[data-intent='hint-more']").click()
+    panel.locator(".hint-alternatives li").first.wait_for(state="visible")
     assert panel.locator(".hint-alternatives li").count() == len(hint["alternatives"])
     screenshot(page, "hint-390x844")
     # playing the plan ends the turn and the hint goes away
