@@ -99,6 +99,18 @@ class Settings(BaseSettings):
         "half an hour's worth (30 at once by default). Nothing is counted server-wide: wrong "
         "guesses from anywhere cannot shut code sign-in for everybody.",
     )
+    address_links_per_hour: float = Field(
+        default=120,
+        gt=0,
+        description="Challenge and league invite codes looked up (opened, played, joined) per "
+        "address, in bursts of half an hour's worth (60 at once by default).",
+    )
+    network_links_per_hour: float = Field(
+        default=600,
+        gt=0,
+        description="Challenge and league invite codes looked up per network (an IPv4 /24, an "
+        "IPv6 /48), in bursts of half an hour's worth (300 at once by default).",
+    )
     account_codes_per_hour: float = Field(
         default=10,
         gt=0,

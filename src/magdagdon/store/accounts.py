@@ -37,13 +37,17 @@ from .daily import uncount_daily_score
 from .db import Database
 from .errors import ClonedPasskey, InvalidCode, LastPasskey, SessionEnded
 from .highscores import aware
+from .leagues import leave_every_league, merge_leagues
 from .models import (
     GameStatus,
     challenges,
     daily_results,
     game_actions,
+    game_challenges,
     games,
     highscores,
+    league_members,
+    leagues,
     passkeys,
     players,
     sessions,
@@ -475,6 +479,26 @@ class Accounts(Players):
             clashes.append(
                 DailyClash(mine.daily, mine.difficulty, keep.id, keep.score, drop.id, drop.score)
             )
+
+        # challenges played on both: the first finished stays (as for a daily)
+        def challenged(player: int) -> Any:
+            return c.execute(
+                select(games.c.id, games.c.challenge, games.c.status, games.c.finished_at).where(
+                    games.c.player_id == player, games.c.challenge.is_not(None)
+                )
+            ).all()
+
+        taken = {r.challenge: r for r in challenged(target)}
+        for mine in challenged(source):
+            other = taken.get(mine.challenge)
+            if other is None:
+                continue
+            keep, drop = other, mine
+            if mine.finished_at is not None and (
+                other.finished_at is None or aware(mine.finished_at) < aware(other.finished_at)
+            ):
+                keep, drop = mine, other
+            leave(drop.id, drop.status != GameStatus.ACTIVE)
         # two regular games in progress: a game with moves goes on before one with none (a
         # game the page made and nobody played is nothing of the player's: it is deleted);
         # of two with moves, the one played last goes on and the other is abandoned (R16)
@@ -484,6 +508,7 @@ class Accounts(Players):
                 games.c.player_id.in_([source, target]),
                 games.c.status == GameStatus.ACTIVE,
                 games.c.daily.is_(None),
+                games.c.challenge.is_(None),
             )
             .order_by((games.c.action_count > 0).desc(), games.c.updated_at.desc(), games.c.id)
         ).all()
@@ -514,6 +539,12 @@ class Accounts(Players):
             .where(daily_results.c.player_id == source)
             .values(player_id=target)
         )
+        c.execute(
+            update(game_challenges)
+            .where(game_challenges.c.player_id == source)
+            .values(player_id=target)
+        )
+        merge_leagues(c, source, target)
         c.execute(update(players).where(players.c.merged_into == source).values(merged_into=target))
         c.execute(delete(sessions).where(sessions.c.player_id == source))
         c.execute(delete(transfer_codes).where(transfer_codes.c.player_id == source))
@@ -620,6 +651,17 @@ class Accounts(Players):
                 .where(highscores.c.player_id == player_id)
                 .order_by(highscores.c.finished_at)
             ).all()
+            challenge_rows = c.execute(
+                select(game_challenges)
+                .where(game_challenges.c.player_id.in_(ids))
+                .order_by(game_challenges.c.created_at)
+            ).all()
+            league_rows = c.execute(
+                select(leagues, league_members.c.joined_at)
+                .join(league_members, league_members.c.league_id == leagues.c.id)
+                .where(league_members.c.player_id == player_id)
+                .order_by(league_members.c.joined_at)
+            ).all()
 
         def when(moment: datetime | None) -> str | None:
             return aware(moment).isoformat() if moment is not None else None
@@ -667,6 +709,7 @@ class Accounts(Players):
                     "id": r.id,
                     "difficulty": r.difficulty,
                     "daily": r.daily,
+                    "challenge": r.challenge,
                     "status": r.status,
                     "score": r.score,
                     "turns": r.turns,
@@ -689,6 +732,27 @@ class Accounts(Players):
                 }
                 for h in score_rows
             ],
+            "challenges": [
+                {
+                    "code": ch.code,
+                    "game_id": ch.game_id,
+                    "difficulty": ch.difficulty,
+                    "reply_to": ch.reply_to,
+                    "created_at": when(ch.created_at),
+                }
+                for ch in challenge_rows
+            ],
+            "leagues": [
+                {
+                    "id": lg.id,
+                    "name": lg.name,
+                    "difficulty": lg.difficulty,
+                    "creator": lg.player_id == player_id,
+                    "invite": lg.invite,
+                    "joined_at": when(lg.joined_at),
+                }
+                for lg in league_rows
+            ],
             "daily_results": [
                 {
                     "game_id": d.game_id,
@@ -704,8 +768,10 @@ class Accounts(Players):
 
     def delete_player(self, player_id: int) -> list[str]:
         """Delete the player and everything stored of them: games and their logs, high scores
-        and daily results (they leave the tables: docs/design.md says why), sessions,
-        passkeys, codes, challenges, and what their sign-ins left behind. The ids of the games
+        and daily results (they leave the tables: docs/design.md says why), the challenges
+        they made (friends keep their games of them), their places in leagues (a league they
+        made passes to its next member), sessions, passkeys, codes, passkey ceremonies, and
+        what their sign-ins left behind. The ids of the games
         deleted (for what caches keep of them)."""
         with self.db.transaction(write=True) as c:
             ids = self._own_players(c, player_id)
@@ -732,6 +798,16 @@ class Accounts(Players):
                     or_(highscores.c.player_id.in_(ids), highscores.c.game_id.in_(own_games))
                 )
             )
+            c.execute(
+                delete(game_challenges).where(
+                    or_(
+                        game_challenges.c.player_id.in_(ids),
+                        game_challenges.c.game_id.in_(own_games),
+                    )
+                )
+            )
+            for one in ids:
+                leave_every_league(c, one)
             c.execute(delete(game_actions).where(game_actions.c.game_id.in_(own_games)))
             c.execute(delete(games).where(games.c.player_id.in_(ids)))
             for table in (sessions, passkeys, transfer_codes, challenges):

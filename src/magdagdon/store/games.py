@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game, Phase, RuleViolation
 from ..lru import LruCache
+from .challenges import answer_challenge
 from .daily import count_daily_score
 from .db import Database
 from .errors import DailyEnded, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
@@ -47,8 +48,11 @@ class Games:
         seed: bytes | int | None,
         *,
         abandon: bool,
+        rematch_of: str | None = None,
     ) -> GameRow:
         """Start a game; an unfinished one blocks it unless ``abandon`` (R16: never scored).
+        ``rematch_of``: the game is a REMATCH of that challenge (it becomes a challenge back
+        when it ends: store.challenges).
 
         A player has at most one unfinished game, which the database enforces (a unique index
         on the active games): of several requests starting games at once, one wins and the
@@ -58,17 +62,22 @@ class Games:
         """
         for attempt in range(_CREATE_ATTEMPTS):
             try:
-                return self._create_game(player_id, difficulty, seed, abandon)
+                return self._create_game(player_id, difficulty, seed, abandon, rematch_of)
             except (IntegrityError, _Raced):
                 # another request started a game or acted at the same moment
                 if not abandon or attempt == _CREATE_ATTEMPTS - 1:
                     current = self.current_game(player_id, None)
                     if current is not None:
                         raise GameInProgress(current) from None
-        return self._create_game(player_id, difficulty, seed, abandon)
+        return self._create_game(player_id, difficulty, seed, abandon, rematch_of)
 
     def _create_game(
-        self, player_id: int, difficulty: Difficulty, seed: bytes | int | None, abandon: bool
+        self,
+        player_id: int,
+        difficulty: Difficulty,
+        seed: bytes | int | None,
+        abandon: bool,
+        rematch_of: str | None,
     ) -> GameRow:
         game = Game.new(difficulty, seed=seed)
         now = utcnow()
@@ -80,6 +89,7 @@ class Games:
                     games.c.player_id == player_id,
                     games.c.status == GameStatus.ACTIVE,
                     games.c.daily.is_(None),
+                    games.c.challenge.is_(None),
                 )
                 .order_by(games.c.updated_at.desc())
             ).all()
@@ -98,7 +108,9 @@ class Games:
                 )
                 if abandoned.rowcount != 1:  # an action landed meanwhile: look again
                     raise _Raced
-            return self._insert_game(c, game_id, player_id, game, now, chosen=seed is not None)
+            return self._insert_game(
+                c, game_id, player_id, game, now, chosen=seed is not None, rematch_of=rematch_of
+            )
 
     @staticmethod
     def _insert_game(
@@ -110,6 +122,8 @@ class Games:
         *,
         chosen: bool,
         daily: date | None = None,
+        challenge: str | None = None,
+        rematch_of: str | None = None,
     ) -> GameRow:
         """Store a new game (the caller's transaction); the row as stored."""
         c.execute(
@@ -130,6 +144,8 @@ class Games:
                 created_at=now,
                 updated_at=now,
                 daily=daily.isoformat() if daily else None,
+                challenge=challenge,
+                rematch_of=rematch_of,
                 by_account=select(players.c.account_since.is_not(None))
                 .where(players.c.id == player_id)
                 .scalar_subquery(),
@@ -137,7 +153,7 @@ class Games:
         )
         status, hints = GameStatus.ACTIVE, 0
         return GameRow(
-            game_id, player_id, game.difficulty, 0, status, hints, now, None, game, daily
+            game_id, player_id, game.difficulty, 0, status, hints, now, None, game, daily, challenge
         )
 
     def get_game(self, game_id: str, player_id: int) -> GameRow:
@@ -172,6 +188,7 @@ class Games:
             games.c.player_id == player_id,
             games.c.status == GameStatus.ACTIVE,
             games.c.daily.is_(None),
+            games.c.challenge.is_(None),
         )
         if difficulty is not None:
             query = query.where(games.c.difficulty == difficulty.value)
@@ -285,8 +302,12 @@ class Games:
                         insert(daily_results).values(day=record.daily, ranked=ranked, **entry)
                     )
                     count_daily_score(c, record.daily, record.difficulty, values["score"], ranked)
+                elif record.challenge is not None:
+                    pass  # the challenger knew its dice: never in the high scores
                 elif self.score_chosen_seeds or not record.chosen_seed:
                     c.execute(insert(highscores).values(**entry))
+                if record.rematch_of is not None:  # a REMATCH ends: a challenge back
+                    answer_challenge(c, record.id, record.rematch_of)
         if not won:  # another request changed the game first
             raise StaleVersion(self.get_game(game_id, player_id))
         self._cache.put((record.id, version + 1), game)
@@ -301,6 +322,7 @@ class Games:
             finished_at=values.get("finished_at"),
             game=game,
             daily=day,
+            challenge=record.challenge,
         )
 
     def count_hint(self, game_id: str, player_id: int, version: int) -> int:
@@ -382,6 +404,7 @@ class Games:
             finished_at=aware(record.finished_at) if record.finished_at else None,
             game=game,
             daily=_day(record.daily),
+            challenge=record.challenge,
         )
 
 

@@ -152,8 +152,9 @@ transfer_codes = Table(
 )
 """Transfer codes: one-time, short-lived sign-ins to an account (only their hash is kept)."""
 
-_ACTIVE_REGULAR = text("status = 'active' AND daily IS NULL")
+_ACTIVE_REGULAR = text("status = 'active' AND daily IS NULL AND challenge IS NULL")
 _DAILY = text("daily IS NOT NULL")
+_CHALLENGE = text("challenge IS NOT NULL")
 
 games = Table(
     "games",
@@ -182,6 +183,11 @@ games = Table(
     Column("daily", String(10), nullable=True),
     # started by an account (a daily's result is then ranked)
     Column("by_account", Boolean, nullable=False, default=False, server_default=false()),
+    # a challenge's game: the challenge's code (its seed is the challenger's game's; it stays
+    # out of the high scores: see store.challenges)
+    Column("challenge", String(16), nullable=True),
+    # a game started as a REMATCH of a challenge: when it ends, it is a challenge back
+    Column("rematch_of", String(16), nullable=True),
     Index("ix_games_player_status", "player_id", "status"),
     # one unfinished regular game per player, whatever races between requests
     Index(
@@ -200,6 +206,15 @@ games = Table(
         unique=True,
         sqlite_where=_DAILY,
         postgresql_where=_DAILY,
+    ),
+    # one game per player of each challenge, whatever races between requests
+    Index(
+        "uq_games_challenge_player",
+        "challenge",
+        "player_id",
+        unique=True,
+        sqlite_where=_CHALLENGE,
+        postgresql_where=_CHALLENGE,
     ),
 )
 """Games: the secret seed, a snapshot of the state, and what the engine said of it."""
@@ -290,3 +305,46 @@ secrets_table = Table(
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
 )
 """Secrets the server makes once and every worker and host shares (the daily games' key)."""
+
+game_challenges = Table(
+    "game_challenges",
+    metadata,
+    # the link's code: short and unguessable (store.challenges.CODE_LETTERS)
+    Column("code", String(16), primary_key=True),
+    # the challenger's finished game, whose dice every game of the challenge plays
+    Column("game_id", ForeignKey("games.id"), nullable=False, unique=True),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("difficulty", String(16), nullable=False),
+    # a REMATCH: the challenge this one answers (its challenger is this one's friend)
+    Column("reply_to", String(16), nullable=True, index=True),
+    # the coach's score on the challenge's dice, once computed
+    Column("par", Integer, nullable=True),
+    # how many had finished it when its challenger last looked (the rest are news)
+    Column("seen", Integer, nullable=False, default=0, server_default="0"),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+)
+"""Challenges: a finished game's dice offered to friends through a link."""
+
+leagues = Table(
+    "leagues",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("difficulty", String(16), nullable=False),
+    # the invite link's code; renewing it makes a new one (the old link dies)
+    Column("invite", String(16), nullable=False, unique=True),
+    # the creator: renews the invite, removes members
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+)
+"""Private leagues: a table of the members' daily scores, week by week."""
+
+league_members = Table(
+    "league_members",
+    metadata,
+    Column("league_id", ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("joined_at", UTCDateTime(), nullable=False, default=utcnow),
+    PrimaryKeyConstraint("league_id", "player_id", name="pk_league_members"),
+)
+"""Who is in which league (the creator too)."""

@@ -24,6 +24,8 @@ class GameRow:
     game: Game
     daily: date | None = None
     """The UTC day of a daily game (None: a regular game)."""
+    challenge: str | None = None
+    """The code of the challenge the game plays (None: not a challenge's game)."""
 
     def daily_over(self, today: date) -> bool:
         """Whether this is a daily whose UTC day ended before ``today`` (it can no longer be

@@ -30,7 +30,17 @@ from .deps import HEAD_SCOPE_KEY, current_player
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
 from .request_id import RequestIdMiddleware
-from .routes import account, coach, daily, games, health, highscores, players
+from .routes import (
+    account,
+    challenges,
+    coach,
+    daily,
+    games,
+    health,
+    highscores,
+    leagues,
+    players,
+)
 from .schemas import ErrorResponse
 from .security import (
     BodyLimitMiddleware,
@@ -203,6 +213,7 @@ def create_app(
     app.state.coach_pool = coach_pool
     app.state.par_asked = {}  # dailies whose par this process asked for, and when
     app.state.par_tasks = set()  # the par computations running in this process
+    app.state.challenge_par_asked = {}  # challenges whose par this process computed lately
     install_error_handlers(app)
     app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
     app.add_middleware(CrossSiteMiddleware)
@@ -216,7 +227,7 @@ def create_app(
     async def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    for module in (health, games, coach, highscores, players, daily, account):
+    for module in (health, games, coach, highscores, players, daily, account, challenges, leagues):
         _document_player_errors(module.router)
         app.include_router(module.router)
 

@@ -108,6 +108,9 @@ LIMITS: Final = {
     "sign_ins_per_address": Limit("address_sign_ins_per_hour", HOUR, 0.5),
     "sign_ins_per_network": Limit("network_sign_ins_per_hour", HOUR, 0.5),
     "codes_per_account": Limit("account_codes_per_hour", HOUR, 0.5),
+    # challenges' and league invites' codes looked up (guessable, as transfer codes are)
+    "links_per_address": Limit("address_links_per_hour", HOUR, 0.5),
+    "links_per_network": Limit("network_links_per_hour", HOUR, 0.5),
     "coach_per_player": Limit("player_coach_per_minute", MINUTE, 1 / 3),
     "coach_per_address": Limit("address_coach_per_minute", MINUTE, 1 / 3),
     # replays: as many as hints and reviews (a finished game's log, to anyone)

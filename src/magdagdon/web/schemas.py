@@ -324,6 +324,10 @@ class GameView(BaseModel):
         default=None,
         description="A finished daily: the coach's score on the same dice (null until known).",
     )
+    challenge: str | None = Field(
+        default=None,
+        description="A challenge's game: the challenge's code (GET /api/challenges/{code}).",
+    )
 
 
 class GameConflict(ErrorResponse):

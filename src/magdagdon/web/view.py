@@ -85,6 +85,7 @@ def game_view(
         finished_at=row.finished_at,
         daily=daily_ref(row),
         par=par if over else None,
+        challenge=row.challenge,
     )
 
 

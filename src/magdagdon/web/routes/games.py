@@ -96,7 +96,9 @@ def view_response(row: GameRow, store: Store, status_code: int = 200) -> Respons
     finished game with its places in the high scores, or its par when it is a daily."""
     places = par = None
     if row.status is GameStatus.OVER:
-        if row.daily is None:
+        if row.challenge is not None:
+            pass  # a challenge's game: its table is the challenge's (GET .../results)
+        elif row.daily is None:
             places = store.places(row.id)
         else:
             par = store.daily_par(row.daily, row.difficulty)

@@ -1,0 +1,456 @@
+"""Challenges: a finished game's dice offered to friends through a link.
+
+A challenge is made from one of the challenger's finished games (a daily only once its day
+is over: until then its dice are everybody's daily). Its code is ten letters of
+:data:`CODE_LETTERS` (31**10, about 8 * 10**14 codes), drawn by :mod:`secrets`. Whoever opens
+the link plays a new game whose seed is the challenger's game's: the engine's dice are a pure
+function of (seed, turn, slot) (docs/design.md, "Dice stream"), so every player of the
+challenge meets the same roll on every turn and the same outcome of the same REROLL, whatever
+they chose before. A player plays a challenge once (a unique index on the game's
+``challenge`` and its player); the game counts in their statistics and never enters the high
+scores: its dice were known to the challenger.
+
+The results are the challenger's game and every finished game of the challenge, ranked, each
+with the turn where it parted from the challenger's (the first turn whose actions differ),
+and the coach's score on the same dice (``par``, computed once in the background). Only the
+challenger and a player whose game of the challenge is over may read them.
+
+A game started as a REMATCH of a challenge (``games.rematch_of``) is a regular game on fresh
+dice; when it ends it becomes a challenge of its own, ``reply_to`` the first: the first
+challenger finds it in their list.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import Difficulty, Game
+from ..engine.actions import Action
+from .db import Database
+from .errors import GameNotFound
+from .highscores import aware
+from .models import GameStatus, game_challenges, games, players, utcnow
+from .rows import GameRow
+
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""The letters of a challenge's or an invite's code: no 0/O, 1/I/L (read aloud, copied by
+hand)."""
+CODE_LENGTH = 10
+"""Letters in a code: 31**10 ≈ 8.2 * 10**14 of them."""
+
+
+def new_code() -> str:
+    """A fresh random code (a challenge's, a league's invite)."""
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def normal_code(text: str) -> str:
+    """A code as typed or pasted: upper case, without spaces or dashes."""
+    return "".join(ch for ch in text.upper() if ch not in " -")
+
+
+def answer_challenge(c: Connection, game_id: str, reply_to: str) -> None:
+    """A REMATCH game just ended (the caller's transaction): it becomes a challenge that
+    answers ``reply_to`` (nothing if that challenge is gone)."""
+    owner = c.scalar(select(games.c.player_id).where(games.c.id == game_id))
+    if (
+        owner is None
+        or c.scalar(select(game_challenges.c.code).where(game_challenges.c.code == reply_to))
+        is None
+    ):
+        return
+    Challenges._insert_challenge(c, game_id, owner, reply_to)
+
+
+class ChallengeNotFound(LookupError):
+    """No challenge has this code."""
+
+
+class NotFinished(Exception):
+    """A challenge asked of a game that is not over (or a daily whose day is not)."""
+
+    def __init__(self, daily: bool) -> None:
+        super().__init__("the daily's day is not over" if daily else "the game is not over")
+        self.daily = daily
+
+
+class AlreadyPlayed(Exception):
+    """The player has a game of this challenge already (or made it)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"already played: game {game_id}")
+        self.game_id = game_id
+
+
+class PlayFirst(Exception):
+    """The results of a challenge asked before one's own game of it is over."""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge as anybody who opens its link sees it: no seed, board, roll or score."""
+
+    code: str
+    difficulty: Difficulty
+    by: str | None
+    by_player: int
+    players: int
+    created_at: datetime
+    reply_to: str | None = None
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One finished game of a challenge (the challenger's too)."""
+
+    rank: int
+    name: str | None
+    player_id: int
+    game_id: str
+    score: int
+    turns: int
+    powers_used: int
+    hints_used: int
+    finished_at: datetime
+    challenger: bool
+    parted_at: int | None
+    """The first turn (1-based) whose actions differ from the challenger's game; None for the
+    challenger's own game and for a game that made every choice the same."""
+
+
+@dataclass(frozen=True)
+class Results:
+    """A challenge's table, for its challenger or a player who finished it."""
+
+    challenge: Challenge
+    rows: list[ResultRow]
+    par: int | None
+    seed: bytes
+
+
+@dataclass(frozen=True)
+class MyChallenge:
+    """A challenge in the player's list: made by them, played by them, or answering theirs."""
+
+    challenge: Challenge
+    role: str
+    """``made`` (mine), ``played`` (a friend's I took) or ``reply`` (a REMATCH of mine)."""
+    score: int | None
+    """My score on it (the challenger's game's score for ``made``)."""
+    game_id: str | None
+    status: str | None
+    unseen: int
+    """Players who finished it since I last looked (``made`` only)."""
+
+
+def turns_of(game: Game) -> list[list[Action]]:
+    """A finished game's actions split by turn (as its log replayed from its seed shows)."""
+    replay = Game.new(game.difficulty, seed=game.seed)
+    turns: list[list[Action]] = [[]]
+    for action in game.actions:
+        turns[-1].append(action)
+        replay.apply(action)
+        if replay.turns == len(turns):
+            turns.append([])
+    return [turn for turn in turns if turn]
+
+
+def parted_at(mine: list[list[Action]], theirs: list[list[Action]]) -> int | None:
+    """The first turn (1-based) where two games of the same dice made different choices."""
+    for n in range(max(len(mine), len(theirs))):
+        a = mine[n] if n < len(mine) else None
+        b = theirs[n] if n < len(theirs) else None
+        if a != b:
+            return n + 1
+    return None
+
+
+class Challenges:
+    """The store's operations on challenges (part of :class:`~magdagdon.store.Store`)."""
+
+    db: Database
+    finished_game: Callable[[str], GameRow]
+    _insert_game: Callable[..., GameRow]
+
+    def create_challenge(self, player_id: int, game_id: str, today: date) -> tuple[Challenge, bool]:
+        """The challenge of one of the player's finished games: a new one (True), or the one
+        made of it before (False). A game of a challenge gives that challenge (passed on to
+        more friends). :class:`GameNotFound` if it is not the player's game;
+        :class:`NotFinished` if it is not over, or is a daily whose day is not."""
+        with self.db.transaction(write=True) as c:
+            record = c.execute(
+                select(games.c.id, games.c.status, games.c.daily, games.c.challenge).where(
+                    games.c.id == game_id, games.c.player_id == player_id
+                )
+            ).first()
+            if record is None:
+                raise GameNotFound(game_id)
+            if record.challenge is not None:
+                found = self._challenge(c, record.challenge)
+                if found is not None:
+                    return found, False
+            if record.status != GameStatus.OVER:
+                raise NotFinished(daily=False)
+            if record.daily is not None and date.fromisoformat(record.daily) >= today:
+                raise NotFinished(daily=True)
+            code = c.scalar(
+                select(game_challenges.c.code).where(game_challenges.c.game_id == game_id)
+            )
+            new = code is None
+            if code is None:
+                code = self._insert_challenge(c, game_id, player_id, None)
+            found = self._challenge(c, code)
+        assert found is not None
+        return found, new
+
+    @staticmethod
+    def _insert_challenge(c: Connection, game_id: str, player_id: int, reply_to: str | None) -> str:
+        """A new challenge of a finished game (the caller's transaction): its code."""
+        difficulty = c.scalar(select(games.c.difficulty).where(games.c.id == game_id))
+        code = new_code()
+        c.execute(
+            insert(game_challenges).values(
+                code=code,
+                game_id=game_id,
+                player_id=player_id,
+                difficulty=difficulty,
+                reply_to=reply_to,
+                created_at=utcnow(),
+            )
+        )
+        return code
+
+    def challenge(self, code: str) -> Challenge:
+        """The challenge as its link shows it; :class:`ChallengeNotFound`."""
+        with self.db.transaction() as c:
+            found = self._challenge(c, code)
+        if found is None:
+            raise ChallengeNotFound(code)
+        return found
+
+    @staticmethod
+    def _challenge(c: Connection, code: str) -> Challenge | None:
+        record = c.execute(
+            select(game_challenges, players.c.name)
+            .join(players, players.c.id == game_challenges.c.player_id)
+            .where(game_challenges.c.code == code)
+        ).first()
+        if record is None:
+            return None
+        played = c.scalar(
+            select(func.count())
+            .select_from(games)
+            .where(games.c.challenge == code, games.c.status == GameStatus.OVER)
+        )
+        return Challenge(
+            code=record.code,
+            difficulty=Difficulty(record.difficulty),
+            by=record.name,
+            by_player=record.player_id,
+            players=int(played or 0),
+            created_at=aware(record.created_at),
+            reply_to=record.reply_to,
+        )
+
+    def start_challenge(self, player_id: int, code: str) -> GameRow:
+        """A new game of the challenge for the player, on the challenger's dice;
+        :class:`ChallengeNotFound`, or :class:`AlreadyPlayed` (with the game: the player's
+        game of it, or the challenger's own). The player's regular game is not touched."""
+        with self.db.transaction() as c:
+            source = c.execute(
+                select(game_challenges.c.game_id, game_challenges.c.player_id, games.c.seed)
+                .join(games, games.c.id == game_challenges.c.game_id)
+                .where(game_challenges.c.code == code)
+            ).first()
+            if source is None:
+                raise ChallengeNotFound(code)
+            if source.player_id == player_id:
+                raise AlreadyPlayed(source.game_id)
+            mine = self._challenge_game(c, code, player_id)
+        if mine is not None:
+            raise AlreadyPlayed(mine)
+        difficulty = self.challenge(code).difficulty
+        game = Game.new(difficulty, seed=bytes.fromhex(source.seed))
+        game_id = secrets.token_hex(12)
+        try:
+            with self.db.transaction(write=True) as c:
+                return self._insert_game(
+                    c, game_id, player_id, game, utcnow(), chosen=False, challenge=code
+                )
+        except IntegrityError:  # the same player started it at the same moment
+            with self.db.transaction() as c:
+                mine = self._challenge_game(c, code, player_id)
+            if mine is None:
+                raise
+            raise AlreadyPlayed(mine) from None
+
+    def challenge_game_of(self, code: str, player_id: int) -> str | None:
+        """The player's game of the challenge (None: not started)."""
+        with self.db.transaction() as c:
+            return self._challenge_game(c, code, player_id)
+
+    @staticmethod
+    def _challenge_game(c: Connection, code: str, player_id: int) -> str | None:
+        found: str | None = c.scalar(
+            select(games.c.id).where(games.c.challenge == code, games.c.player_id == player_id)
+        )
+        return found
+
+    def challenge_results(self, code: str, player_id: int | None) -> Results:
+        """The challenge's table: the challenger's game and every finished game of it, best
+        first (ties: the earlier finished first), each with where it parted from the
+        challenger's. :class:`ChallengeNotFound`; :class:`PlayFirst` unless the player made
+        it or has finished their game of it."""
+        with self.db.transaction() as c:
+            found = self._challenge(c, code)
+            if found is None:
+                raise ChallengeNotFound(code)
+            source = c.execute(
+                select(game_challenges.c.game_id, game_challenges.c.par).where(
+                    game_challenges.c.code == code
+                )
+            ).one()
+            if player_id != found.by_player:
+                mine = c.scalar(
+                    select(games.c.status).where(
+                        games.c.challenge == code, games.c.player_id == player_id
+                    )
+                )
+                if mine != GameStatus.OVER:
+                    raise PlayFirst(code)
+            records = c.execute(
+                select(games, players.c.name)
+                .join(players, players.c.id == games.c.player_id)
+                .where(
+                    (games.c.id == source.game_id)
+                    | ((games.c.challenge == code) & (games.c.status == GameStatus.OVER))
+                )
+                .order_by(games.c.score.desc(), games.c.finished_at, games.c.id)
+            ).all()
+        challenger = self.finished_game(source.game_id)
+        theirs = turns_of(challenger.game)
+        rows: list[ResultRow] = []
+        for n, r in enumerate(records):
+            rank = n + 1 if not rows or rows[-1].score != r.score else rows[-1].rank
+            own = r.id == source.game_id
+            split = None if own else parted_at(theirs, turns_of(self.finished_game(r.id).game))
+            rows.append(
+                ResultRow(
+                    rank=rank,
+                    name=r.name,
+                    player_id=r.player_id,
+                    game_id=r.id,
+                    score=int(r.score or 0),
+                    turns=r.turns,
+                    powers_used=r.powers_used,
+                    hints_used=r.hints_used,
+                    finished_at=aware(r.finished_at),
+                    challenger=own,
+                    parted_at=split,
+                )
+            )
+        return Results(found, rows, source.par, challenger.seed)
+
+    def challenge_seed(self, code: str) -> tuple[Difficulty, bytes]:
+        """The challenge's difficulty and dice (for its par, computed on the server)."""
+        with self.db.transaction() as c:
+            record = c.execute(
+                select(games.c.difficulty, games.c.seed)
+                .join(game_challenges, game_challenges.c.game_id == games.c.id)
+                .where(game_challenges.c.code == code)
+            ).first()
+        if record is None:
+            raise ChallengeNotFound(code)
+        return Difficulty(record.difficulty), bytes.fromhex(record.seed)
+
+    def save_challenge_par(self, code: str, par: int) -> None:
+        """Keep the coach's score on the challenge's dice (the first computed stays)."""
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                update(game_challenges)
+                .where(game_challenges.c.code == code, game_challenges.c.par.is_(None))
+                .values(par=par)
+            )
+
+    def my_challenges(self, player_id: int, limit: int = 50) -> list[MyChallenge]:
+        """The challenges the player made, took, or that answer theirs, newest first."""
+        with self.db.transaction() as c:
+            made = c.execute(
+                select(game_challenges, games.c.score, games.c.status)
+                .join(games, games.c.id == game_challenges.c.game_id)
+                .where(game_challenges.c.player_id == player_id)
+                .order_by(game_challenges.c.created_at.desc())
+                .limit(limit)
+            ).all()
+            played = c.execute(
+                select(games.c.challenge, games.c.id, games.c.score, games.c.status)
+                .where(games.c.player_id == player_id, games.c.challenge.is_not(None))
+                .order_by(games.c.created_at.desc())
+                .limit(limit)
+            ).all()
+            mine_codes = select(game_challenges.c.code).where(
+                game_challenges.c.player_id == player_id
+            )
+            replies = (
+                c.execute(
+                    select(game_challenges.c.code)
+                    .where(game_challenges.c.reply_to.in_(mine_codes))
+                    .order_by(game_challenges.c.created_at.desc())
+                    .limit(limit)
+                )
+                .scalars()
+                .all()
+            )
+            taken = {r.challenge for r in played}
+            out: list[tuple[datetime, MyChallenge]] = []
+            for r in made:
+                found = self._challenge(c, r.code)
+                assert found is not None
+                unseen = max(0, found.players - r.seen)
+                out.append(
+                    (
+                        found.created_at,
+                        MyChallenge(found, "made", r.score, r.game_id, "over", unseen),
+                    )
+                )
+            for r in played:
+                found = self._challenge(c, r.challenge)
+                if found is None:  # its challenger deleted their data
+                    continue
+                mine = MyChallenge(found, "played", r.score, r.id, r.status, 0)
+                out.append((found.created_at, mine))
+            for code in replies:
+                if code in taken:
+                    continue
+                found = self._challenge(c, code)
+                assert found is not None
+                out.append((found.created_at, MyChallenge(found, "reply", None, None, None, 0)))
+        out.sort(key=lambda pair: pair[0], reverse=True)
+        return [entry for _, entry in out[:limit]]
+
+    def challenge_news(self, player_id: int) -> int:
+        """Players who finished the player's challenges since they last looked, and answers
+        to them (REMATCHes) not yet played."""
+        mine = self.my_challenges(player_id)
+        return sum(entry.unseen for entry in mine) + sum(1 for e in mine if e.role == "reply")
+
+    def saw_challenges(self, player_id: int) -> None:
+        """The player has looked at who played their challenges."""
+        played = (
+            select(func.count())
+            .select_from(games)
+            .where(games.c.challenge == game_challenges.c.code, games.c.status == GameStatus.OVER)
+            .scalar_subquery()
+        )
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                update(game_challenges)
+                .where(game_challenges.c.player_id == player_id)
+                .values(seen=played)
+            )

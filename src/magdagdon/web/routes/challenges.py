@@ -1,0 +1,462 @@
+"""Challenges: a finished game's dice offered to friends through a link (store/challenges.py).
+
+A challenge's link is ``/#challenge=CODE``: the code stays in the browser (an address's
+fragment is never sent), and the page asks ``GET /api/challenges/{code}``, which names the
+challenger, the difficulty and how many have played, never a seed, board, roll or score.
+Codes are guessable in principle (ten letters of 31): every request that names one counts
+against the address and its network (``links_per_address``, ``links_per_network``), as
+transfer codes do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, Depends, FastAPI, Request, Response, status
+from pydantic import Field
+from starlette.convertors import Convertor, register_url_convertor
+
+from ...engine import Difficulty
+from ...store import GameNotFound, Store
+from ...store.challenges import (
+    AlreadyPlayed,
+    Challenge,
+    ChallengeNotFound,
+    NotFinished,
+    PlayFirst,
+    normal_code,
+)
+from ..deps import (
+    CurrentPlayer,
+    KnownPlayer,
+    SettingsDep,
+    StoreDep,
+    Today,
+    client_address,
+    client_network,
+    enforce,
+    limit_games,
+    run_store,
+)
+from ..errors import ApiError, error_response
+from ..par import play_par
+from ..schemas import ErrorResponse, GameConflict, GameView, Strict
+from .games import view_response
+
+log = logging.getLogger("magdagdon.challenges")
+
+
+class CodeConvertor(Convertor[str]):
+    """A challenge's code or a league's id or invite in a path (ten letters, as typed: any
+    case, dashes): never one of the resources' own words (``seen``, ``join``, ``invites``),
+    so ``/api/leagues/join`` is that path alone, with its own Allow."""
+
+    regex = r"[A-Za-z0-9][A-Za-z0-9-]{9,23}"
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("code", CodeConvertor())
+
+router = APIRouter(prefix="/api/challenges", tags=["challenges"])
+
+
+class ChallengeCreate(Strict):
+    """The finished game whose dice to offer."""
+
+    game_id: str = Field(min_length=1, max_length=64)
+
+
+class ChallengeLink(Strict):
+    """A challenge's code and the link to send."""
+
+    code: str
+    url: str
+
+
+class ChallengeView(Strict):
+    """What a challenge's link shows before playing: no dice, board or score."""
+
+    code: str
+    difficulty: Difficulty
+    by: str | None = Field(description="The challenger's name (null: no name set).")
+    players: int = Field(description="How many have finished it (the challenger not counted).")
+    created_at: datetime
+    mine: bool = Field(description="You made it.")
+    game_id: str | None = Field(description="Your game of it, if you have started one.")
+
+
+class ResultRowView(Strict):
+    """One finished game of the challenge."""
+
+    rank: int
+    name: str | None
+    score: int
+    game_id: str
+    turns: int
+    powers_used: int
+    hints_used: int
+    finished_at: datetime
+    challenger: bool
+    mine: bool
+    parted_at: int | None = Field(
+        description="The first turn (1-based) whose choices differ from the challenger's game."
+    )
+
+
+class ResultsView(Strict):
+    """A challenge's table and the coach's score on the same dice."""
+
+    code: str
+    difficulty: Difficulty
+    by: str | None
+    rows: list[ResultRowView]
+    coach: int | None = Field(description="The coach's score on these dice (null until known).")
+    seed: str = Field(description="The dice's seed (hex): every game here is over or yours.")
+
+
+class MyChallengeView(Strict):
+    """A challenge in my list."""
+
+    code: str
+    difficulty: Difficulty
+    by: str | None
+    role: str = Field(description="made, played or reply (a REMATCH answering mine).")
+    players: int
+    score: int | None
+    game_id: str | None
+    status: str | None
+    unseen: int
+    created_at: datetime
+
+
+class MyChallenges(Strict):
+    """My challenges, and how many friends played them since I last looked."""
+
+    challenges: list[MyChallengeView]
+    news: int
+
+
+class Rematch(Strict):
+    """REMATCH: a new game on fresh dice that becomes a challenge back when it ends."""
+
+    abandon: bool = Field(default=False, description="Abandon the unfinished regular game.")
+
+
+_CODE_NOT_FOUND: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorResponse, "description": "challenge_not_found"},
+    429: {"model": ErrorResponse, "description": "Too many codes looked up: see Retry-After."},
+}
+
+
+async def limit_links(request: Request) -> None:
+    """A code named (a challenge's, an invite's) counts against the address and its network."""
+    await enforce(
+        request,
+        ("links_per_address", client_address(request)),
+        ("links_per_network", client_network(request)),
+    )
+
+
+def link_origin(request: Request, origins: list[str]) -> str:
+    """The origin a link names: the operator's public origin the request came by (else the
+    first), else the request's own."""
+    given = (request.headers.get("host") or request.url.netloc).lower()
+    parsed = [urlsplit(o) for o in origins]
+    if parsed:
+        chosen = next((o for o in parsed if o.netloc.lower() == given), parsed[0])
+        return f"{chosen.scheme}://{chosen.netloc}"
+    return f"{request.url.scheme}://{given}"
+
+
+def _not_found(code: str) -> ApiError:
+    return ApiError(404, "challenge_not_found", f"There is no challenge {code!r}.")
+
+
+def _code(text: str) -> str:
+    code = normal_code(text)
+    if not code.isalnum() or len(code) > 16:
+        raise _not_found(text)
+    return code
+
+
+def _link(request: Request, origins: list[str], found: Challenge) -> ChallengeLink:
+    return ChallengeLink(
+        code=found.code, url=f"{link_origin(request, origins)}/#challenge={found.code}"
+    )
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=ChallengeLink,
+    responses={
+        200: {"model": ChallengeLink, "description": "The game's challenge, made before."},
+        404: {"model": ErrorResponse, "description": "No such game of yours."},
+        409: {
+            "model": ErrorResponse,
+            "description": "not_finished (the game is not over), daily_not_over (a daily "
+            "before its day is over: its dice are everybody's daily).",
+        },
+    },
+)
+async def create_challenge(
+    body: ChallengeCreate,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+    today: Today,
+) -> Response:
+    """Challenge friends to one of your finished games' dice: a link (201; 200 with the same
+    link when the game has one already; a challenge's game gives its challenge's link)."""
+    try:
+        found, new = await run_store(
+            store, lambda: store.create_challenge(player, body.game_id, today)
+        )
+    except GameNotFound:
+        raise ApiError(404, "game_not_found", "No such game of yours.") from None
+    except NotFinished as exc:
+        if exc.daily:
+            raise ApiError(
+                409,
+                "daily_not_over",
+                "A daily can be a challenge once its day is over (midnight UTC): until then "
+                "its dice are everybody's daily.",
+            ) from None
+        raise ApiError(409, "not_finished", "Finish the game first.") from None
+    link = _link(request, settings.public_origins, found)
+    code = status.HTTP_201_CREATED if new else status.HTTP_200_OK
+    if new:
+        start_challenge_par(request.app, found.code)
+    return Response(link.model_dump_json(), status_code=code, media_type="application/json")
+
+
+@router.get("", response_model=MyChallenges)
+async def my_challenges(player: CurrentPlayer, store: StoreDep) -> MyChallenges:
+    """The challenges I made (with how many played each since I last looked), took, and the
+    REMATCHes that answer mine."""
+    entries = await run_store(store, lambda: store.my_challenges(player))
+    return MyChallenges(
+        challenges=[
+            MyChallengeView(
+                code=e.challenge.code,
+                difficulty=e.challenge.difficulty,
+                by=e.challenge.by,
+                role=e.role,
+                players=e.challenge.players,
+                score=e.score,
+                game_id=e.game_id,
+                status=e.status,
+                unseen=e.unseen,
+                created_at=e.challenge.created_at,
+            )
+            for e in entries
+        ],
+        news=sum(e.unseen for e in entries) + sum(1 for e in entries if e.role == "reply"),
+    )
+
+
+@router.post("/seen", status_code=status.HTTP_204_NO_CONTENT)
+async def saw_challenges(player: CurrentPlayer, store: StoreDep) -> Response:
+    """I have seen who played my challenges (the news count starts again from none)."""
+    await run_store(store, lambda: store.saw_challenges(player))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get(
+    "/{code:code}",
+    response_model=ChallengeView,
+    responses=_CODE_NOT_FOUND,
+    dependencies=[Depends(limit_links)],
+)
+async def read_challenge(code: str, player: KnownPlayer, store: StoreDep) -> ChallengeView:
+    """A challenge as its link shows it: who, the difficulty, how many have played; never a
+    seed, board, roll or score."""
+    key = _code(code)
+
+    def work() -> tuple[Challenge, str | None]:
+        found = store.challenge(key)
+        mine = store.challenge_game_of(key, player) if player is not None else None
+        return found, mine
+
+    try:
+        found, game_id = await run_store(store, work)
+    except ChallengeNotFound:
+        raise _not_found(code) from None
+    return ChallengeView(
+        code=found.code,
+        difficulty=found.difficulty,
+        by=found.by,
+        players=found.players,
+        created_at=found.created_at,
+        mine=found.by_player == player,
+        game_id=game_id,
+    )
+
+
+@router.post(
+    "/{code:code}/games",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameView,
+    dependencies=[Depends(limit_links), Depends(limit_games)],
+    responses={
+        **_CODE_NOT_FOUND,
+        409: {
+            "model": ErrorResponse,
+            "description": "already_played, with game_id: your game of it (or yours that it "
+            "was made of).",
+        },
+    },
+)
+async def play_challenge(code: str, player: CurrentPlayer, store: StoreDep) -> Response:
+    """Play the challenge: a new game on the challenger's dice (201, as ``POST /api/games``
+    answers). Once only: a second time 409 ``already_played`` with the game's id. The regular
+    game in progress is not touched."""
+    key = _code(code)
+
+    def work() -> Response:
+        return view_response(store.start_challenge(player, key), store, 201)
+
+    try:
+        return await run_store(store, work)
+    except ChallengeNotFound:
+        raise _not_found(code) from None
+    except AlreadyPlayed as exc:
+        return error_response(
+            409,
+            "already_played",
+            "You have played this challenge (a challenge is played once).",
+            game_id=exc.game_id,
+        )
+
+
+@router.get(
+    "/{code:code}/results",
+    response_model=ResultsView,
+    dependencies=[Depends(limit_links)],
+    responses={
+        **_CODE_NOT_FOUND,
+        403: {"model": ErrorResponse, "description": "play_first: finish your game of it."},
+    },
+)
+async def challenge_results(
+    code: str, request: Request, player: KnownPlayer, store: StoreDep
+) -> ResultsView:
+    """The challenge's table, best first (the challenger's game marked), each game's turn
+    where it parted from the challenger's, and the coach's score on the same dice: for the
+    challenger and for a player whose game of it is over (403 ``play_first`` otherwise)."""
+    key = _code(code)
+    try:
+        results = await run_store(store, lambda: store.challenge_results(key, player))
+    except ChallengeNotFound:
+        raise _not_found(code) from None
+    except PlayFirst:
+        raise ApiError(
+            403, "play_first", "Play the challenge first: its table is for those who have."
+        ) from None
+    if results.par is None:
+        start_challenge_par(request.app, key)
+    return ResultsView(
+        code=results.challenge.code,
+        difficulty=results.challenge.difficulty,
+        by=results.challenge.by,
+        coach=results.par,
+        seed=results.seed.hex(),
+        rows=[
+            ResultRowView(
+                rank=r.rank,
+                name=r.name,
+                score=r.score,
+                game_id=r.game_id,
+                turns=r.turns,
+                powers_used=r.powers_used,
+                hints_used=r.hints_used,
+                finished_at=r.finished_at,
+                challenger=r.challenger,
+                mine=r.player_id == player,
+                parted_at=r.parted_at,
+            )
+            for r in results.rows
+        ],
+    )
+
+
+@router.post(
+    "/{code:code}/rematch",
+    status_code=status.HTTP_201_CREATED,
+    response_model=GameView,
+    dependencies=[Depends(limit_links), Depends(limit_games)],
+    responses={
+        **_CODE_NOT_FOUND,
+        403: {"model": ErrorResponse, "description": "play_first: finish your game of it."},
+        409: {
+            "model": GameConflict,
+            "description": "own_challenge (yours: send its link instead); a regular game in "
+            "progress (see abandon).",
+        },
+    },
+)
+async def rematch(code: str, body: Rematch, player: CurrentPlayer, store: StoreDep) -> Response:
+    """REMATCH: a new regular game on fresh dice of the challenge's difficulty; when it ends
+    it becomes a challenge back to the challenger (it is in their list)."""
+    key = _code(code)
+
+    def work() -> Response:
+        results = store.challenge_results(key, player)
+        if results.challenge.by_player == player:
+            raise ApiError(409, "own_challenge", "This is your challenge: send its link.")
+        row = store.create_game(
+            player, results.challenge.difficulty, None, abandon=body.abandon, rematch_of=key
+        )
+        return view_response(row, store, 201)
+
+    try:
+        return await run_store(store, work)
+    except ChallengeNotFound:
+        raise _not_found(code) from None
+    except PlayFirst:
+        raise ApiError(403, "play_first", "Play the challenge first.") from None
+
+
+# --- the coach's score on a challenge's dice ------------------------------------------------
+
+RETRY_AFTER = 60.0
+"""Seconds before this process computes a challenge's par again (a failure, a restart)."""
+
+
+def start_challenge_par(app: FastAPI, code: str) -> None:
+    """Have the coach play the challenge's dice in the background (once per process and
+    minute; the first score stored stays, so two workers computing it agree)."""
+    if not app.state.settings.daily_par:
+        return
+    asked: dict[str, float] = app.state.challenge_par_asked
+    now = time.monotonic()
+    if code in asked and now - asked[code] < RETRY_AFTER:
+        return
+    asked[code] = now
+    tasks: set[asyncio.Task[None]] = app.state.par_tasks
+    task = asyncio.create_task(_compute(app, code))
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)
+
+
+async def _compute(app: FastAPI, code: str) -> None:
+    store: Store = app.state.store
+    try:
+        difficulty, seed = await run_store(
+            store, lambda: store.challenge_seed(code), budget=store.db.timeout
+        )
+        par = await app.state.coach_pool.run(play_par, difficulty, seed)
+        await run_store(store, lambda: store.save_challenge_par(code, par), budget=store.db.timeout)
+    except Exception:
+        log.exception("the coach's score of challenge %s could not be computed", code)
