@@ -118,6 +118,7 @@ class ResultRow:
     powers_used: int
     hints_used: int
     finished_at: datetime
+    board: str
     challenger: bool
     parted_at: int | None
     """The first turn (1-based) whose actions differ from the challenger's game; None for the
@@ -339,7 +340,8 @@ class Challenges:
         for n, r in enumerate(records):
             rank = n + 1 if not rows or rows[-1].score != r.score else rows[-1].rank
             own = r.id == source.game_id
-            split = None if own else parted_at(theirs, turns_of(self.finished_game(r.id).game))
+            played = challenger if own else self.finished_game(r.id)
+            split = None if own else parted_at(theirs, turns_of(played.game))
             rows.append(
                 ResultRow(
                     rank=rank,
@@ -351,6 +353,7 @@ class Challenges:
                     powers_used=r.powers_used,
                     hints_used=r.hints_used,
                     finished_at=aware(r.finished_at),
+                    board=str(played.game.board),
                     challenger=own,
                     parted_at=split,
                 )

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+import segno
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, status
 from pydantic import Field
 from starlette.convertors import Convertor, register_url_convertor
@@ -81,6 +82,13 @@ class ChallengeLink(Strict):
 
     code: str
     url: str
+    qr: list[str] = Field(description="The link's QR code: rows of modules, 1 dark, 0 light.")
+
+
+def qr_modules(url: str) -> list[str]:
+    """A link's QR code as rows of modules ("1" dark), for the page to draw."""
+    matrix = segno.make(url, error="m").matrix
+    return ["".join("1" if dark else "0" for dark in row) for row in matrix]
 
 
 class ChallengeView(Strict):
@@ -106,6 +114,7 @@ class ResultRowView(Strict):
     powers_used: int
     hints_used: int
     finished_at: datetime
+    board: str = Field(description="The finished board (notation).")
     challenger: bool
     mine: bool
     parted_at: int | None = Field(
@@ -190,9 +199,8 @@ def _code(text: str) -> str:
 
 
 def _link(request: Request, origins: list[str], found: Challenge) -> ChallengeLink:
-    return ChallengeLink(
-        code=found.code, url=f"{link_origin(request, origins)}/#challenge={found.code}"
-    )
+    url = f"{link_origin(request, origins)}/#challenge={found.code}"
+    return ChallengeLink(code=found.code, url=url, qr=qr_modules(url))
 
 
 @router.post(
@@ -382,6 +390,7 @@ async def challenge_results(
                 powers_used=r.powers_used,
                 hints_used=r.hints_used,
                 finished_at=r.finished_at,
+                board=r.board,
                 challenger=r.challenger,
                 mine=r.player_id == player,
                 parted_at=r.parted_at,

@@ -31,7 +31,7 @@ from ...store.leagues import (
 from ..deps import CurrentPlayer, SettingsDep, StoreDep, Today, run_store
 from ..errors import ApiError
 from ..schemas import ErrorResponse, NameUpdate, Strict
-from .challenges import limit_links, link_origin
+from .challenges import limit_links, link_origin, qr_modules
 
 router = APIRouter(prefix="/api/leagues", tags=["leagues"])
 
@@ -95,6 +95,7 @@ class TableView(Strict):
     members: list[MemberView]
     last_week_winners: list[str | None]
     counted_days: int
+    invite_qr: list[str] = Field(description="The invite link's QR code (rows of modules).")
 
 
 _LIMITS: dict[int | str, dict[str, Any]] = {
@@ -246,8 +247,10 @@ async def league_table(
     except _REFUSED as exc:
         raise _refusal(exc) from None
     following = week_of(days[-1] + timedelta(days=1))
+    league = _view(request, settings, table.league)
     return TableView(
-        league=_view(request, settings, table.league),
+        league=league,
+        invite_qr=qr_modules(league.url),
         week=table.week,
         days=table.days,
         previous_week=table.last_week,
