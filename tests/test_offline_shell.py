@@ -24,11 +24,18 @@ def test_every_script_and_the_pages_catalog_and_rules_are_cached() -> None:
     # docs.js is the API page's, replay.js the replay viewer's page (which needs the network for
     # its game anyway); the game's page may import every other one (account.js when ACCOUNT is
     # first opened) until it reloads
-    scripts = {p.name for p in (STATIC / "js").glob("*.js")} - {"docs.js", "replay.js"}
+    # until it reloads. Challenges and leagues (their modules and styles) are not: the first
+    # visit does not pay for them (issue 34), they are cached once opened, and an older page
+    # that opens them for the first time after an upgrade says to reload (as the new version's
+    # note does)
+    later = {"challenges.js", "leagues.js"}
+    scripts = {p.name for p in (STATIC / "js").glob("*.js")} - {"docs.js", "replay.js"} - later
     files = {f"/js/{name}" for name in scripts}
     files |= {"/i18n/{lang}.json", "/rules/{lang}.txt", "/css/app.css"}
     missing = files - shell()
     assert not missing, f"add to sw.js's SHELL: {sorted(missing)}"
+    assert not {f"/js/{name}" for name in later} & shell()
+    assert "/css/friends.css" not in shell()
 
 
 def test_every_listed_file_exists() -> None:

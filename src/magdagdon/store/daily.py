@@ -132,6 +132,8 @@ class Standing:
     ranked: bool = True
     """False for a game that is not on the leaderboard (an anonymous player's, while only
     accounts are ranked): where it would stand among the ranked games."""
+    game_id: str | None = None
+    """The player's game of the daily."""
 
 
 @dataclass(frozen=True)
@@ -317,7 +319,9 @@ class Dailies:
             mine = None
             if player_id is not None:
                 mine = c.execute(
-                    select(r.c.score, r.c.ranked).where(r.c.player_id == player_id, *on_board)
+                    select(r.c.score, r.c.ranked, r.c.game_id).where(
+                        r.c.player_id == player_id, *on_board
+                    )
                 ).first()
             above = mine.score if mine is not None else None
             better_sum = (
@@ -340,7 +344,13 @@ class Dailies:
                 among = count if on else count + 1
                 # the share at or below, rounded up: a player who finished is never at 0 %
                 percentile = math.ceil(100 * (among - better) / among)
-                me = Standing(rank=better + 1, score=mine.score, percentile=percentile, ranked=on)
+                me = Standing(
+                    rank=better + 1,
+                    score=mine.score,
+                    percentile=percentile,
+                    ranked=on,
+                    game_id=mine.game_id,
+                )
             par = self._par(c, day, difficulty) if me is not None else None
         rows: list[BoardRow] = []
         for i, rec in enumerate(records):

@@ -37,10 +37,16 @@ REVALIDATE = "no-cache"
 LANGUAGES = ("en", "et", "sv")
 """The client's languages, in the order a tie is broken (as ``js/i18n.js`` chooses)."""
 
-_NOT_THE_GAMES = ("js/replay.js", "js/docs.js", "js/account.js")
+_NOT_THE_GAMES = (
+    "js/replay.js",
+    "js/docs.js",
+    "js/account.js",
+    "js/challenges.js",
+    "js/leagues.js",
+)
 """The client's scripts the game's page does not import at first (the replay viewer, loaded on
-its own page, the API page's, and the account screen's, imported when it is first opened):
-every other module is preloaded with the page."""
+its own page, the API page's, and the account's, challenges' and leagues' screens, imported
+when first opened): every other module is preloaded with the page."""
 
 
 def _etag(body: bytes) -> str:

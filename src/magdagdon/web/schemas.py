@@ -472,6 +472,9 @@ class Standing(BaseModel):
         description="False when the game is not ranked (an anonymous player's while the server "
         "ranks accounts only): rank and percentile are where it would stand among the ranked.",
     )
+    game_id: str | None = Field(
+        default=None, description="Your game of this daily (a challenge once the day is over)."
+    )
 
 
 class LeaderboardView(BaseModel):

@@ -82,6 +82,7 @@ class ChallengeLink(Strict):
 
     code: str
     url: str
+    difficulty: Difficulty
     qr: list[str] = Field(description="The link's QR code: rows of modules, 1 dark, 0 light.")
 
 
@@ -200,7 +201,7 @@ def _code(text: str) -> str:
 
 def _link(request: Request, origins: list[str], found: Challenge) -> ChallengeLink:
     url = f"{link_origin(request, origins)}/#challenge={found.code}"
-    return ChallengeLink(code=found.code, url=url, qr=qr_modules(url))
+    return ChallengeLink(code=found.code, url=url, difficulty=found.difficulty, qr=qr_modules(url))
 
 
 @router.post(

@@ -146,6 +146,7 @@ async def leaderboard(
             score=board.me.score,
             percentile=board.me.percentile,
             ranked=board.me.ranked,
+            game_id=board.me.game_id,
         )
         if board.me
         else None,

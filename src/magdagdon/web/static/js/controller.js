@@ -11,6 +11,25 @@ function hintKey(game) {
   return [game.id, game.turns, game.phase, game.dice.map((d) => d.value).join("")].join("|");
 }
 
+// Which module's screen or intent this is (challenge…, league…), or null.
+function moduleOf(name) {
+  if (typeof name !== "string") return null;
+  const bare = name.startsWith("submit-") ? name.slice("submit-".length) : name; // a form's
+  if (bare.startsWith("challenge")) return "challenges";
+  if (bare.startsWith("league")) return "leagues";
+  return null;
+}
+
+// A challenge's or a league's link in the address (/#challenge=CODE, /#league=INVITE), taken
+// out of it (and its history): {screen, code}, or null.
+function linkFromAddress() {
+  const address = new URL(location.href);
+  const found = /^#(challenge|league)=([A-Za-z0-9-]{1,32})$/.exec(address.hash);
+  if (!found) return null;
+  history.replaceState(history.state, "", `${address.pathname}${address.search}`);
+  return { screen: found[1] === "challenge" ? "challenge" : "league-invite", code: found[2] };
+}
+
 export class Controller {
   constructor({ api, view, dialogs, preferences, t, doc, walkthrough = null }) {
     this.walkthrough = walkthrough;
@@ -43,11 +62,19 @@ export class Controller {
     // (view and screen: account.js and its AccountScreen, once the screen has been opened)
     this.account = { view: null, screen: null, me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: false };
     if (this.codeFromAddress()) this.pendingScreen = "account";
+    // the screens of their own modules (challenges.js, leagues.js), imported when first opened;
+    // a challenge's or a league's link (/#challenge=CODE, /#league=INVITE) opens its screen
+    this.modules = { challenges: null, leagues: null, error: "" };
+    this.link = linkFromAddress();
+    if (this.link) this.pendingScreen = this.link.screen;
     // a transfer link pasted into this tab's address bar, the game already open: no reload
     addEventListener("hashchange", () => {
-      if (!this.codeFromAddress()) return;
-      if (this.ui.busy) this.pendingScreen = "account";
-      else this.open("account");
+      const link = linkFromAddress();
+      if (link) this.link = link;
+      else if (!this.codeFromAddress()) return;
+      const screen = link ? link.screen : "account";
+      if (this.ui.busy) this.pendingScreen = screen;
+      else this.open(screen);
     });
     this.leaderboard = { date: null, difficulty: "peaceful", data: null, error: "" };
     this.stats = { difficulty: "peaceful", data: null, error: "" };
@@ -112,6 +139,7 @@ export class Controller {
       const last = unreadable ? null : this.preferences.lastGame();
       const remembered = last && (!current || current.id !== last) ? await this.api.game(last).catch(() => null) : null;
       if (remembered && remembered.daily && await this.isToday(remembered.daily.date)) return this.setGame(remembered);
+      if (remembered && remembered.challenge && remembered.phase !== "over") return this.setGame(remembered);
       // a daily left unfinished when its day ended: said, with today's dailies (below)
       if (remembered && remembered.daily && remembered.phase !== "over") this.dailyEnded(remembered);
       if (current) return this.setGame(current);
@@ -119,6 +147,7 @@ export class Controller {
       else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
     await this.signedOutElsewhere();
+    if (this.preferences.challenged()) this.moduleIntent("challenges", "challenge-news"); // (not awaited)
   }
 
   // This browser was signed in to an account and is not any more (signed out from another
@@ -178,7 +207,7 @@ export class Controller {
     const wasOver = this.game && this.game.id === game.id && this.game.phase === "over";
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
-    if (!game.daily) this.regular = { id: game.id, over: game.phase === "over" }; // BACK TO MY GAME's
+    if (!game.daily && !game.challenge) this.regular = { id: game.id, over: game.phase === "over" }; // BACK TO MY GAME's
     this.preferences.rememberGame(game);
     this.ui.animate = this.animations ? animate : [];
     // a hint is the plan of one turn with these dice: it stays while the player follows it
@@ -314,6 +343,8 @@ export class Controller {
       case "submit-transfer": case "session-end": case "sign-out": case "sign-out-everywhere":
       case "account-delete": return this.accountIntent(intent, data);
     }
+    const owner = moduleOf(intent);
+    if (owner) return this.moduleIntent(owner, intent, data);
     if (!game) return;
     switch (intent) {
       case "roll":
@@ -739,6 +770,39 @@ export class Controller {
     return entry.promise;
   }
 
+  // --- the screens of their own modules (challenges.js, leagues.js) ---------------------
+
+  async module(name) {
+    if (!this.modules[name]) {
+      const loaded = await (name === "challenges" ? import("./challenges.js") : import("./leagues.js"));
+      this.modules[name] = new loaded.Screens(this);
+    }
+    return this.modules[name];
+  }
+
+  async moduleOpen(name, screen) {
+    this.modules.error = "";
+    let module;
+    try {
+      module = await this.module(name);
+    } catch (error) {
+      // no network for the module, or the server moved on to a release without this one's
+      this.modules.error = this.t("screen_not_loaded");
+      return this.paint();
+    }
+    if (this.link && this.link.screen === screen) module.fromLink(this.link.code);
+    this.link = null;
+    return module.load(screen);
+  }
+
+  async moduleIntent(name, intent, data) {
+    try {
+      return (await this.module(name)).handle(intent, data);
+    } catch (error) {
+      return this.view.announce(this.errorText(error));
+    }
+  }
+
   // --- the account screen (account.js, imported when it is first opened) ---------------
 
   async accountScreen() {
@@ -780,6 +844,7 @@ export class Controller {
     this.stats.data = null;
     this.daily.info = null;
     this.shares.clear();
+    for (const name of ["challenges", "leagues"]) this.modules[name]?.reset();
     this.result = { id: null, board: null, waiting: false };
     this.ui.hint = null;
     try {
@@ -797,6 +862,8 @@ export class Controller {
       this.shared = { id: null, status: "", text: "" };
     }
     this.screen = screen;
+    const owner = moduleOf(screen);
+    if (owner) return this.moduleOpen(owner, screen);
     if (screen === "daily") return this.loadDaily();
     if (screen === "account") {
       this.account.notice = this.account.pendingNotice || "";
@@ -841,7 +908,7 @@ export class Controller {
     this.dialogs.paintSheet(this.screen, {
       t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, rulesError: this.rulesError, reviewed: this.reviewed, animations: this.animations,
       daily: this.daily, leaderboard: this.leaderboard, stats: this.stats, result: this.result.id === this.game?.id ? this.result : null, shared: this.shared,
-      account: this.account,
+      account: this.account, modules: this.modules,
     });
   }
 

@@ -133,6 +133,10 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
     unrankedNote(t, data.me, account),
     data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
+    // the day over, its dice are no longer everybody's: the player's game may be a challenge
+    data.ended && data.me && data.me.game_id
+      ? el("div", { class: "actions" }, button("challenge-create", t("challenge_friend"), { "data-game": data.me.game_id }))
+      : null,
     data.seed ? el("p", { class: "note daily-seed", text: t("daily_seed", { seed: data.seed }) }) : null,
     days,
     // on the board without a name (or a name refused): the way to one, here

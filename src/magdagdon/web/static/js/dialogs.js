@@ -12,7 +12,7 @@ import { statsSheet } from "./stats.js";
 
 // screen → [title, ...content] from what the controller knows
 const SCREENS = {
-  menu: ({ t, game }) => sheets.menu(t, { onDaily: Boolean(game && game.daily) }),
+  menu: ({ t, game }) => sheets.menu(t, { onDaily: Boolean(game && (game.daily || game.challenge)) }),
   scores: ({ t, scores }) => sheets.scores(t, scores),
   settings: ({ t, game, animations }) => sheets.settings(t, { difficulty: game && game.difficulty, language: t.language, animations }),
   rules: ({ t, rules, rulesError }) => sheets.rules(t, rules, rulesError),
@@ -26,6 +26,15 @@ const SCREENS = {
   account: ({ t, account }) => (account.view ? account.view.accountSheet(t, account) : [t("title_account"),
     account.error ? el("p", { class: "error-text", role: "alert", text: account.error }) : el("p", { text: t("loading") })]),
 };
+
+// The screens of the modules imported when first opened (challenges.js, leagues.js): their
+// own sheets once loaded, "Loading…" (or why the module did not come) until then.
+function moduleScreen(screen) {
+  const name = screen.startsWith("challenge") ? "challenges" : screen.startsWith("league") ? "leagues" : null;
+  if (!name) return null;
+  return ({ t, modules }) => (modules[name] ? modules[name].sheet(screen, t) : [t(name === "challenges" ? "title_challenges" : "title_leagues"),
+    modules.error ? el("p", { class: "error-text", role: "alert", text: modules.error }) : el("p", { text: t("loading") })]);
+}
 
 export class Dialogs {
   constructor(doc) {
@@ -48,7 +57,7 @@ export class Dialogs {
   // reviewed, animations, daily, leaderboard, stats, result (a finished daily's standing),
   // shared (what SHARE did)}.
   paintSheet(screen, state) {
-    const build = SCREENS[screen];
+    const build = SCREENS[screen] || moduleScreen(screen);
     if (!build) return;
     const [title, ...content] = build(state);
     const body = this.doc.getElementById("sheet-body");
@@ -103,7 +112,7 @@ export class Dialogs {
 // A selector for "the same control" in the sheet drawn again: its data-focus name when it has
 // one (a control whose other attributes change, like PREVIOUS DAY's date), else its id, else
 // its tag with the data attributes that say what it does.
-const SAME = ["data-intent", "data-screen", "data-difficulty", "data-scope", "data-game", "data-date", "data-change", "data-replay-link"];
+const SAME = ["data-intent", "data-screen", "data-difficulty", "data-scope", "data-game", "data-date", "data-change", "data-replay-link", "data-code", "data-by", "data-member"];
 
 function focusKey(node) {
   const named = node.getAttribute("data-focus");

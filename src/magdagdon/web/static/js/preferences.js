@@ -11,6 +11,7 @@ const LAST_GAME_KEY = "magdagdon.lastGame";
 const TOUR_KEY = "magdagdon.tourSeen";
 const CLOSED_RESULTS_KEY = "magdagdon.closedResults";
 const SIGNED_IN_KEY = "magdagdon.signedIn";
+const CHALLENGED_KEY = "magdagdon.challenged"; // this browser made a challenge: news of it
 const CLOSED_RESULTS_KEPT = 20; // the most recent; a reload shows only the last game anyway
 
 export class Preferences {
@@ -44,6 +45,14 @@ export class Preferences {
   // from another one is then told so)
   signedIn() {
     return this.storage.getItem(SIGNED_IN_KEY) === "1";
+  }
+
+  challenged() {
+    return this.storage.getItem(CHALLENGED_KEY) === "1";
+  }
+
+  setChallenged() {
+    this.storage.setItem(CHALLENGED_KEY, "1");
   }
 
   setSignedIn(on) {

@@ -15,6 +15,8 @@ export function menu(t, { onDaily = false } = {}) {
     button("how-to-play", t("how_to_play")),
     button("open", t("high_scores"), { "data-screen": "scores" }),
     button("open", t("statistics"), { "data-screen": "stats" }),
+    button("open", t("challenges"), { "data-screen": "challenges" }),
+    button("open", t("leagues"), { "data-screen": "leagues" }),
     button("open", t("account"), { "data-screen": "account" }),
     button("open", t("settings"), { "data-screen": "settings" }),
     button("open", t("rules"), { "data-screen": "rules" }),
@@ -137,12 +139,22 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
   const head = [t("title_game_over"), el("p", { class: "final-score", text: t.number(s.total) })];
   const hints = game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null;
   if (game.daily) return [...head, ...dailyOver(t, game, result, shared), table, places, hints];
+  if (game.challenge) {
+    // a challenge's game: its table (both boards, the coach's score) is the way on
+    return [...head,
+      el("div", { class: "actions" },
+        button("challenge-results", t("challenge_table"), { className: "button primary", "data-code": game.challenge }),
+        replayLink(game.id, t("replay_watch")),
+        button("back-to-game", t("back_to_game"))),
+      table, hints];
+  }
   // NEW GAME right below the score, the breakdown after it: on a short phone a long breakdown
   // pushed it out of the sheet's view
   return [...head, places,
     el("div", { class: "actions" },
       button("review", t("review"), { "data-game": game.id }),
       button("share", t("share"), { "data-game": game.id }),
+      button("challenge-create", t("challenge_friend"), { "data-game": game.id }),
       replayLink(game.id, t("replay_watch")),
       button("open", t("high_scores"), { "data-screen": "scores" }),
       button("new-game", t("new_game"), { className: "button primary" })),
@@ -151,14 +163,15 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
   ];
 }
 
-// A small board: the squares a turn filled are marked.
-function miniBoard(t, label, before, after) {
+// A small board: the squares a turn filled are marked (unless not ``marked``: a whole board).
+export function miniBoard(t, label, before, after, { marked = true } = {}) {
   const b = before.replaceAll("/", "");
   const a = after.replaceAll("/", "");
   const added = [];
   const cells = [...a].map((ch, i) => {
-    const fresh = b[i] === "." && ch !== ".";
-    if (fresh) added.push(`${ch === "X" ? t("square_ruin") : ch} ${squareAt(t, i)}`);
+    const filled = b[i] === "." && ch !== ".";
+    if (filled) added.push(`${ch === "X" ? t("square_ruin") : ch} ${squareAt(t, i)}`);
+    const fresh = filled && marked;
     return el("span", { class: `mini-cell${fresh ? " fresh" : ""}${ch === "X" ? " ruin" : ""}`, text: ch === "." ? "" : ch === "X" ? "✕" : ch });
   });
   return el("figure", { class: "mini" },

@@ -1,0 +1,170 @@
+"""Challenges in the browser, with two players (two browser contexts): a link made from a
+finished game, the friend's game on the same dice, the table with both boards, "same dice,
+different choices" from the turn where they parted; in EN/ET/SV on a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ..utils.api import ViewPlayer
+from ..utils.ui import UiPlayer, screenshot
+from .test_browser_play import open_game
+
+PHONES = [(360, 640), (375, 667)]
+
+
+@pytest.fixture
+def friend(browser: Any, live_server: str) -> Iterator[Any]:
+    """A second player's phone (its own cookies)."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 667}, locale="en-US", reduced_motion="reduce"
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def made_challenge(page: Any, live_server: str, seed: int) -> tuple[Any, str, list[Any]]:
+    """Ann plays a whole SURVIVAL game through the page and makes a challenge of it from its
+    game-over sheet: her final view, the link, her game's actions."""
+    ui = open_game(page, live_server, "survival", seed)
+    final, _ = ui.play_to_end(use_power=False)
+    page.locator("#sheet [data-intent='challenge-create']").click()
+    link = page.locator("#link-text")
+    link.wait_for(state="visible")
+    assert page.locator("#sheet .qr").count() == 1
+    url = link.input_value()
+    assert "#challenge=" in url
+    screenshot(page, "challenge-link-390x844")
+    actions = page.request.get(f"{live_server}/api/games/{final['id']}/replay").json()["actions"]
+    return final, url, actions
+
+
+def open_link(page: Any, url: str) -> None:
+    page.goto(url)
+    page.locator("[data-intent='challenge-play']").wait_for(state="visible")
+
+
+def challenge_player(page: Any, live_server: str, code: str) -> UiPlayer:
+    ui = UiPlayer(page, live_server)
+    ui.game_id = page.request.get(f"{live_server}/api/challenges/{code}").json()["game_id"]
+    assert ui.game_id
+    return ui
+
+
+def test_a_friend_plays_the_same_moves_and_gets_the_same_score(
+    page: Any, friend: Any, live_server: str
+) -> None:
+    page.request.put(f"{live_server}/api/players/me", data={"name": "Ann"})
+    final, url, actions = made_challenge(page, live_server, seed=21)
+    code = url.rpartition("=")[2]
+    open_link(friend, url)
+    landing = friend.locator("#sheet-body").inner_text()
+    assert "Ann challenges you" in landing and "SURVIVAL" in landing
+    assert str(final["final_score"]["total"]) not in landing  # no score before playing
+    screenshot(friend, "challenge-landing-375x667")
+    friend.locator("[data-intent='challenge-play']").click()
+    friend.locator("#sheet").wait_for(state="hidden")
+    ui = challenge_player(friend, live_server, code)
+    assert ui.view()["challenge"] == code
+    for action in actions:
+        ui.perform(action)
+    theirs = ui.view()
+    assert theirs["final_score"]["total"] == final["final_score"]["total"]
+    friend.locator("#sheet [data-intent='challenge-results']").click()
+    friend.locator(".duel .mini-board").nth(1).wait_for(state="visible")
+    body = friend.locator("#sheet-body")
+    assert friend.locator(".challenge-rows li").count() == 2
+    assert "You made every choice the same." in body.inner_text()
+    assert "challenger" in body.inner_text()
+    screenshot(friend, "challenge-results-375x667")
+    # the challenger's next visit: a quiet line, and the list of who played
+    page.goto(f"{live_server}/")
+    news = page.locator("#news")
+    news.wait_for(state="visible")
+    assert news.inner_text().startswith("1 friend played your challenge.")
+    screenshot(page, "challenge-news-390x844")
+    news.locator("[data-intent='open']").click()
+    page.locator(".challenge-item").first.wait_for(state="visible")
+    assert "1 played" in page.locator(".challenge-list").inner_text()
+    assert "1 new" in page.locator(".challenge-list").inner_text()
+    assert page.locator("#news").count() == 0
+    with page.expect_response(lambda r: r.url.endswith("/api/challenges")) as asked:
+        page.reload()
+    assert asked.value.json()["news"] == 0  # seen: no news again
+    page.wait_for_selector("#app[aria-busy='false']")
+    assert page.locator("#news").count() == 0
+
+
+def test_different_choices_show_the_turn_where_the_games_parted(
+    page: Any, friend: Any, live_server: str
+) -> None:
+    _, url, actions = made_challenge(page, live_server, seed=22)
+    code = url.rpartition("=")[2]
+    open_link(friend, url)
+    friend.locator("[data-intent='challenge-play']").click()
+    friend.locator("#sheet").wait_for(state="hidden")
+    ui = challenge_player(friend, live_server, code)
+    # the first turn as Ann played it, then another square for the second turn's first die
+    second = [n for n, a in enumerate(actions) if a["type"] == "roll"][1]
+    for action in actions[:second]:
+        ui.perform(action)
+    view = ui.perform({"type": "roll"})
+    hers = next(a for a in actions[second:] if a["type"] == "stage")
+    if view["phase"] == "place":
+        other = next(
+            {"type": "stage", "die": d["index"], "cell": cell}
+            for d in view["dice"]
+            for cell in d["legal_cells"]
+            if {"type": "stage", "die": d["index"], "cell": cell} != hers
+        )
+        view = ui.perform(other)
+    bot = ViewPlayer(use_power=False)
+    while view["phase"] != "over":
+        view = ui.perform(bot.next_action(view))
+    friend.locator("#sheet [data-intent='challenge-results']").click()
+    note = friend.locator("#sheet-body .note", has_text="parted at turn")
+    note.wait_for(state="visible")
+    assert "parted at turn 2" in note.inner_text()
+    friend.locator("#sheet [data-intent='challenge-compare']").first.click()
+    friend.locator(".compare-turn").wait_for(state="visible")
+    assert friend.locator(".compare-turn").inner_text().startswith("Turn 2 of")
+    assert friend.locator(".duel .mini-board").count() == 2
+    screenshot(friend, "challenge-compare-375x667")
+    friend.locator("[data-intent='challenge-turn'][data-by='1']").click()
+    friend.locator(".compare-turn", has_text="Turn 3 of").wait_for()
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_the_challenge_screens_fit_a_phone(
+    browser: Any, page: Any, live_server: str, language: str
+) -> None:
+    _, url, _ = made_challenge(page, live_server, seed=23)
+    for width, height in PHONES:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale=language, reduced_motion="reduce"
+        )
+        try:
+            phone = context.new_page()
+            open_link(phone, url)
+            play = phone.locator("[data-intent='challenge-play']")
+            fits(phone, play, width, height)
+            screenshot(phone, f"challenge-landing-{language}-{width}x{height}")
+        finally:
+            context.close()
+
+
+def fits(page: Any, node: Any, width: int, height: int) -> None:
+    """The control is wholly on screen (no scrolling), and the page does not scroll sideways."""
+    box = node.bounding_box()
+    assert box is not None
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, wide
