@@ -4,6 +4,7 @@ different choices" from the turn where they parted; in EN/ET/SV on a phone."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -61,12 +62,13 @@ def challenge_player(page: Any, live_server: str, code: str) -> UiPlayer:
 def test_a_friend_plays_the_same_moves_and_gets_the_same_score(
     page: Any, friend: Any, live_server: str
 ) -> None:
-    page.request.put(f"{live_server}/api/players/me", data={"name": "Ann"})
+    ann = f"Ann {secrets.token_hex(2)}"  # names are the server's: this test's own
+    assert page.request.put(f"{live_server}/api/players/me", data={"name": ann}).ok
     final, url, actions = made_challenge(page, live_server, seed=21)
     code = url.rpartition("=")[2]
     open_link(friend, url)
     landing = friend.locator("#sheet-body").inner_text()
-    assert "Ann challenges you" in landing and "SURVIVAL" in landing
+    assert f"{ann} challenges you" in landing and "SURVIVAL" in landing
     assert str(final["final_score"]["total"]) not in landing  # no score before playing
     screenshot(friend, "challenge-landing-375x667")
     friend.locator("[data-intent='challenge-play']").click()

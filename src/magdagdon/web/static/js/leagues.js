@@ -6,7 +6,7 @@
 
 import { ApiError } from "./api.js";
 import { linkPart, shareLink } from "./challenges.js";
-import { button, el } from "./dom.js";
+import { button, el, svg } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 const enc = encodeURIComponent;
@@ -15,9 +15,15 @@ function who(t, name) {
   return name || t("anonymous");
 }
 
+// A streak's small flame (an emoji may be missing from a phone's fonts)
+function flame() {
+  return svg("svg", { viewBox: "0 0 24 24", width: 14, height: 14, "aria-hidden": "true" },
+    svg("path", { d: "M12 2c1 4 5 6 5 11a5 5 0 0 1-10 0c0-3 2-4 2-7 2 1 3 3 3 5 1-2 1-5 0-9z", fill: "currentColor" }));
+}
+
 // "Mon" … "Sun" of the page's language for a UTC day
-function weekday(t, date) {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString(t.language, { timeZone: "UTC", weekday: "short" });
+function weekday(t, date, form = "short") {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString(t.language, { timeZone: "UTC", weekday: form });
 }
 
 export class Screens {
@@ -185,6 +191,12 @@ export class Screens {
 
   listSheet(t) {
     const list = this.list;
+    // what is being typed survives a repaint (the list arriving meanwhile): read before redrawing
+    const doc = this.c.doc;
+    const typed = (id, fallback) => { const node = doc.getElementById(id); return node ? node.value : fallback; };
+    list.name = typed("league-name", list.name);
+    list.difficulty = typed("league-difficulty", list.difficulty);
+    list.invite = typed("league-invite", list.invite);
     const title = t("title_leagues");
     const items = list.data
       ? list.data.map((l) => el("li", { class: "league-item" },
@@ -202,7 +214,7 @@ export class Screens {
       el("button", { type: "submit", class: "button primary", text: t("league_create") }));
     const join = el("form", { class: "field league-form", "data-form": "league-join" },
       el("label", { for: "league-invite", text: t("league_invite_code") }),
-      el("input", { id: "league-invite", name: "invite", maxLength: 32, required: true, autocapitalize: "characters", spellcheck: false, autocomplete: "off" }),
+      el("input", { id: "league-invite", name: "invite", value: list.invite, maxLength: 32, required: true, autocapitalize: "characters", spellcheck: false, autocomplete: "off" }),
       list.joinError ? el("p", { class: "error-text", role: "alert", text: list.joinError }) : null,
       el("button", { type: "submit", class: "button", text: t("league_join") }));
     return [title,
@@ -233,28 +245,34 @@ export class Screens {
     if (error && !data) return [t("title_leagues"), el("p", { class: "error-text", role: "alert", text: error })];
     if (!data) return [t("title_leagues"), el("p", { text: t("loading") })];
     const league = data.league;
+    // # · name · the week's standing · the seven days (narrow letters: it fits a phone)
     const head = el("tr", {},
       el("th", { scope: "col", class: "n", text: "#" }),
       el("th", { scope: "col", text: t("name") }),
-      ...data.days.map((d) => el("th", { scope: "col", class: "n day", text: weekday(t, d) })),
-      el("th", { scope: "col", class: "n", text: t("total") }));
+      el("th", { scope: "col", class: "n", text: t("total") }),
+      ...data.days.map((d) => el("th", { scope: "col", class: "n day", title: weekday(t, d, "long"), text: weekday(t, d, "narrow") })));
     const rows = data.members.map((m) => el("tr", { class: m.mine ? "mine" : "" },
       el("td", { class: "n place", text: String(m.rank) }),
       el("td", { class: "who" },
-        el("span", { text: m.mine ? t("you") : who(t, m.name) }),
-        m.creator ? el("span", { class: "tag", text: t("league_creator") }) : null,
-        m.streak > 1 ? el("span", { class: "streak", "aria-label": t("league_streak", { n: m.streak }), text: `🔥${m.streak}` }) : null,
-        league.creator && !m.mine
-          ? button("league-remove", "✕", { className: "button small remove", "data-member": m.member, "data-name": m.name || "", "aria-label": t("league_remove_who", { who: who(t, m.name) }) })
-          : null),
-      ...m.scores.map((s, i) => el("td", { class: "n day", "aria-label": `${weekday(t, data.days[i])}: ${s === null ? t("league_missed") : s}`, text: s === null ? "·" : t.number(s) })),
-      el("td", { class: "n score", text: t.number(m.total) })));
+        el("span", { class: "member-name", text: m.mine ? t("you") : who(t, m.name) }),
+        m.creator ? el("span", { class: "creator", title: t("league_creator") }, el("span", { "aria-hidden": "true", text: "★" }), el("span", { class: "visually-hidden", text: t("league_creator") })) : null,
+        m.streak > 1 ? el("span", { class: "streak", title: t("league_streak", { n: m.streak }) }, flame(),
+          el("span", { "aria-hidden": "true", text: String(m.streak) }), el("span", { class: "visually-hidden", text: t("league_streak", { n: m.streak }) })) : null),
+      el("td", { class: "n score", text: t.number(m.total) }),
+      ...m.scores.map((s, i) => el("td", { class: "n day", "aria-label": `${weekday(t, data.days[i], "long")}: ${s === null ? t("league_missed") : s}`, text: s === null ? "·" : t.number(s) }))));
+    // the creator's: a member removed (by name, below the table)
+    const others = league.creator ? data.members.filter((m) => !m.mine) : [];
+    const members = others.length
+      ? el("ul", { class: "league-members" }, ...others.map((m) => el("li", {},
+        el("span", { text: who(t, m.name) }),
+        button("league-remove", t("league_remove"), { className: "button small", "data-member": m.member, "data-name": m.name || "", "aria-label": t("league_remove_who", { who: who(t, m.name) }) }))))
+      : null;
     const winners = data.last_week_winners.length
       ? el("p", { class: "note", text: t("league_last_winner", { who: data.last_week_winners.map((n) => who(t, n)).join(", ") }) })
       : null;
     return [league.name,
       el("p", { class: "note", text: `${t("league_daily_of", { name: DIFFICULTY_NAMES[league.difficulty] })} · ${t("league_week", { week: data.week })}` }),
-      el("div", { class: "table-scroll" }, el("table", { class: "scores-table league-table" },
+      el("div", { class: "table-scroll" }, el("table", { class: "league-table" },
         el("caption", { class: "visually-hidden", text: `${league.name} ${data.week}` }),
         el("thead", {}, head), el("tbody", {}, ...rows))),
       el("p", { class: "note", text: t("league_standing_rule", { n: data.counted_days }) }),
@@ -262,6 +280,7 @@ export class Screens {
       el("div", { class: "actions week-nav" },
         button("league-week", t("league_previous_week"), { "data-week": data.previous_week }),
         data.next_week ? button("league-week", t("league_next_week"), { "data-week": data.next_week }) : null),
+      members ? el("h3", { text: t("league_members_title") }) : null, members,
       el("h3", { text: t("league_invite_title") }),
       ...linkPart(t, { url: league.url, qr: data.invite_qr, status }, { shareIntent: "league-share", copyIntent: "league-copy", qrLabel: t("league_qr") }),
       el("div", { class: "actions" },
