@@ -107,7 +107,8 @@ def test_three_players_over_two_days(phones: list[Any], live_server: str) -> Non
     table.wait_for(state="visible")
     lines = {}
     for row in table.locator("tbody tr").all():
-        cells = [c.inner_text() for c in row.locator("td").all()]
+        # (the page writes a negative score with a minus sign, "−134")
+        cells = [c.inner_text().replace("\u2212", "-") for c in row.locator("td").all()]
         lines[row.locator(".member-name").inner_text()] = cells
     assert set(lines) == {ann.name, ben.name, "You"}
     for name, page in (("Ann", ann), ("Ben", ben)):  # # · name · total · Monday, Tuesday, …
