@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..utils.api import ViewPlayer, ends_the_game
+import httpx2
+
+from ..utils.api import ViewPlayer, ends_the_game, play_through
 from .pages import (
     Page,
     number,
@@ -157,6 +159,49 @@ class Journeys:
         page.wait_for(said)
         assert page.text(said) == words("share_copied")
         check_daily_share(page.clipboard(), page, final, par)
+
+    def test_a_challenge_from_its_link_on_the_same_dice(self, page: Page) -> None:
+        """A friend (another player, through the API) finished a SURVIVAL game and made a
+        challenge of it; its link opens the challenge here, PLAY THE CHALLENGE gives a game on
+        the same dice, played with the friend's moves (the last one in the page, after a
+        reload that shows the challenge's game again): the table has both boards and the same
+        score, and every choice the same."""
+        with httpx2.Client(base_url=page.base, timeout=30) as friend:
+
+            def post(path: str, body: dict[str, Any]) -> Any:
+                r = friend.post(path, json=body)
+                assert r.status_code < 300, r.text
+                return r.json()
+
+            view = post("/api/games", {"difficulty": "survival", "seed": 31})
+            theirs = play_through(post, view, to_the_end=True)
+            code = post("/api/challenges", {"game_id": theirs["id"]})["code"]
+            actions = friend.get(f"/api/games/{theirs['id']}/replay").json()["actions"]
+        open_game(page)
+        page.goto(f"/#challenge={code}")
+        page.click("#sheet [data-intent='challenge-play']")
+        page.wait_for("#sheet", hidden=True)
+        game_id = page.api("GET", f"/api/challenges/{code}")["game_id"]
+        view = page.api("GET", f"/api/games/{game_id}")
+        assert view["challenge"] == code and view["board"] == "..../..../..../...."
+        for action in actions[:-1]:
+            view = page.api(
+                "POST",
+                f"/api/games/{game_id}/actions",
+                {"version": view["version"], "action": action},
+            )
+        page.reload()  # the challenge's game is shown again, where it stands
+        page.idle()
+        final = perform(page, view, actions[-1])
+        assert final["final_score"]["total"] == theirs["final_score"]["total"]
+        page.click("#sheet [data-intent='challenge-results']")
+        page.wait_for(".duel .duel-side + .duel-side .mini-board")
+        page.wait_for_text("#sheet-body", words("parted_never_note"))
+        scores = page.evaluate(
+            "() => [...document.querySelectorAll('.challenge-row .score')]"
+            ".map((n) => n.textContent)"
+        )
+        assert scores == [number(theirs["final_score"]["total"])] * 2
 
     def test_offline_the_page_says_so_and_goes_on_when_back(self, page: Page) -> None:
         """ROLL without a connection: the page says the game is safe and retries; once the
