@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from magdagdon.settings import Settings
 from magdagdon.web.app import STATIC, create_app
-from magdagdon.web.assets import Assets, choose_language
+from magdagdon.web.assets import Assets, choose_language, without_comments
 
 from ..utils.api import act
 
@@ -33,7 +33,7 @@ def test_a_release_file_is_immutable_and_another_release_is_gone(client: TestCli
     assert (
         r.status_code == 200 and r.headers["cache-control"] == "public, max-age=31536000, immutable"
     )
-    assert r.content == (STATIC / "js" / "app.js").read_bytes()
+    assert r.content == without_comments("js/app.js", (STATIC / "js" / "app.js").read_bytes())
     assert r.headers["x-content-type-options"] == "nosniff"
     assert "content-security-policy" not in r.headers  # a script is no document
     svg = client.get(f"/r/{release}/icons/icon.svg")  # an SVG can be one
@@ -63,7 +63,7 @@ def test_text_is_compressed_when_the_browser_takes_it(client: TestClient, encodi
         raw = client.get(path, headers={"accept-encoding": "identity"})
         assert "content-encoding" not in raw.headers
         assert int(r.headers["content-length"]) < len(raw.content) / 2.5, path
-    body = (STATIC / "css" / "app.css").read_bytes()
+    body = without_comments("css/app.css", (STATIC / "css" / "app.css").read_bytes())
     packed = Assets(STATIC).encoded("css/app.css", Assets(STATIC).files["css/app.css"], encoding)[0]
     assert (brotli.decompress(packed) if encoding == "br" else gzip.decompress(packed)) == body
 
@@ -114,10 +114,49 @@ def test_the_game_starts_in_one_request(client: TestClient) -> None:
 def test_a_second_release_is_served_from_its_own_folder(tmp_path: Path, settings: Settings) -> None:
     copy = tmp_path / "static"
     shutil.copytree(STATIC, copy)
-    (copy / "js" / "app.js").write_text((copy / "js" / "app.js").read_text() + "\n// B\n")
-    with TestClient(create_app(settings, static=copy)) as b, TestClient(create_app(settings)) as a:
+    (copy / "js" / "app.js").write_text((copy / "js" / "app.js").read_text() + '\nvoid "B";\n')
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings, static=copy)) as b:
         release_a = a.app.state.assets.release  # type: ignore[attr-defined]
         release_b = b.app.state.assets.release  # type: ignore[attr-defined]
         assert release_a != release_b
-        assert b.get(f"/r/{release_b}/js/app.js").text.endswith("// B\n")
-        assert b.get(f"/r/{release_a}/js/app.js").status_code == 404  # never A's name for B
+        assert b.get(f"/r/{release_b}/js/app.js").text.endswith('void "B";\n')
+        # A's files under A's name, from the database: never B's (a page of A still open)
+        older = b.get(f"/r/{release_a}/js/app.js")
+        assert older.status_code == 200 and 'void "B"' not in older.text
+        assert older.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert b.get(f"/r/{release_a}/js/account.js").status_code == 200
+        assert b.get(f"/r/{release_a}/js/nothing.js").status_code == 404
+        assert b.get(f"/r/{release_a}/sw.js").status_code == 404
+
+
+def test_the_last_three_releases_files_are_kept(settings: Settings) -> None:
+    """A page of an older release still open loads what it had not loaded yet, from the
+    database, for the last three releases; older ones are forgotten (store/releases.py)."""
+    from magdagdon.store import Database, Store
+
+    store = Store(Database(settings.database_url))
+    store.db.migrate()
+    try:
+        for n in range(5):
+            store.keep_release(f"{n:016x}", {"js/a.js": ("text/javascript", f"// {n}".encode())})
+        kept = [store.release_file(f"{n:016x}", "js/a.js") for n in range(5)]
+        assert kept[:2] == [None, None]
+        assert kept[2:] == [("text/javascript", f"// {n}".encode()) for n in (2, 3, 4)]
+        store.keep_release("0" * 15 + "2", {"js/a.js": ("text/javascript", b"other")})  # again
+        assert store.release_file("0" * 15 + "2", "js/a.js") == ("text/javascript", b"// 2")
+    finally:
+        store.db.dispose()
+
+
+def test_what_is_sent_is_the_code_without_its_comments() -> None:
+    source = (
+        b'// a comment\n  const a = "// not one";\n  // another\n'
+        b"/* kept */ f(`x\n// in a template\n`);\n"
+    )
+    assert without_comments("js/x.js", source) == (
+        b'const a = "// not one";\n/* kept */ f(`x\n// in a template\n`);\n'
+    )
+    assert without_comments("css/x.css", b"a { b: c; } /* gone */\n/* gone\ntoo */\nd {}") == (
+        b"a { b: c; } d {}"
+    )
+    assert without_comments("i18n/en.json", b"// kept") == b"// kept"

@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     PrimaryKeyConstraint,
     String,
@@ -348,3 +349,16 @@ league_members = Table(
     PrimaryKeyConstraint("league_id", "player_id", name="pk_league_members"),
 )
 """Who is in which league (the creator too)."""
+
+client_files = Table(
+    "client_files",
+    metadata,
+    Column("release", String(16), nullable=False),
+    Column("path", String(255), nullable=False),
+    Column("media_type", String(64), nullable=False),
+    Column("body", LargeBinary, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    PrimaryKeyConstraint("release", "path", name="pk_client_files"),
+)
+"""The browser client's files of the last few releases (store.releases): a page of one release
+still open after an upgrade loads what it had not loaded yet from here, on any host."""

@@ -20,11 +20,12 @@ from .db import Database
 from .games import Games
 from .highscores import HighScores
 from .leagues import Leagues
+from .releases import Releases
 from .rows import GameRow
 from .stats import Stats
 
 
-class Store(Accounts, Games, HighScores, Dailies, Stats, Challenges, Leagues):
+class Store(Accounts, Games, HighScores, Dailies, Stats, Challenges, Leagues, Releases):
     """The database operations of the game server."""
 
     def __init__(self, database: Database, *, score_chosen_seeds: bool = False) -> None:

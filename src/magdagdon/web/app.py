@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -175,6 +176,21 @@ def create_app(
         # the threads of requests that never touch it, nor the answer of /api/ready.
         app.state.session_threads = anyio.CapacityLimiter(threads)
         app.state.ready_threads = anyio.CapacityLimiter(1)
+        # this release's client files, kept for the pages of it still open after the next
+        # upgrade (store/releases.py); a database that does not answer now only loses that
+        try:
+            kept = {
+                name: (asset.media_type, asset.body)
+                for name, asset in app.state.assets.files.items()
+                if name not in ("sw.js", "index.html")
+            }
+            await anyio.to_thread.run_sync(
+                app.state.store.keep_release, app.state.assets.release, kept
+            )
+        except Exception:
+            logging.getLogger("magdagdon").warning(
+                "this release's client files were not kept in the database", exc_info=True
+            )
         # Everything imported so far lives as long as the process: keep the collector from
         # walking it again and again (full collections otherwise pause requests ~100 ms).
         gc.collect()

@@ -30,6 +30,9 @@ import brotli
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..lru import LruCache
+from .deps import run_store
+
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -82,6 +85,7 @@ class Assets:
             name = path.relative_to(root).as_posix()
             body = path.read_bytes()
             digest.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
+            body = without_comments(name, body)
             media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if media_type.startswith("text/") or media_type == "application/javascript":
                 media_type += "; charset=utf-8"
@@ -95,6 +99,8 @@ class Assets:
         ]
         """The modules of the game's page (preloaded with it)."""
         self._encoded: dict[tuple[str, str], bytes] = {}
+        # files of the releases before this one, as the database keeps them (release_file)
+        self.older: LruCache[str, Asset] = LruCache(256)
         self._pages: dict[str, Asset] = {}
         self.worker = self._service_worker()
 
@@ -145,6 +151,34 @@ class Assets:
                     self._encoded[(key, encoding)] = found
                 return found, encoding
         return asset.body, None
+
+
+_TEMPLATE_SAFE = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\\`")
+_CSS_COMMENT = re.compile(rb"/\*.*?\*/\n?", re.S)
+
+
+def without_comments(name: str, body: bytes) -> bytes:
+    """What a client file is sent as: a script without its comment lines (a line that is only
+    a ``//`` comment, outside any template literal) and a style sheet without its ``/* */``
+    comments, and a script's lines without their indentation. The comments are for whoever
+    reads the source; the first visit over a phone's network does not pay for them (about a
+    fifth of the compressed scripts). No line is joined, and nothing inside a line but its
+    leading spaces changes, so the code is the same code."""
+    if name.endswith(".css"):
+        return _CSS_COMMENT.sub(b"", body)
+    if not name.endswith(".js"):
+        return body
+    kept: list[str] = []
+    in_template = False
+    for line in body.decode().split("\n"):
+        if not in_template:
+            line = line.lstrip()  # (the indentation too: nothing in a script depends on it)
+            if line.startswith("//"):
+                continue
+        if _TEMPLATE_SAFE.sub("", line).count("`") % 2:
+            in_template = not in_template  # a template literal goes on past this line
+        kept.append(line)
+    return "\n".join(kept).encode()
 
 
 def compress(body: bytes, encoding: str) -> bytes:
@@ -207,14 +241,36 @@ async def service_worker(request: Request) -> Response:
 
 
 async def release_file(request: Request) -> Response:
-    """``/r/<release>/<path>``: a file of this release, cached for a year; another release's
-    files are gone (404: a page must never mix the files of two releases)."""
+    """``/r/<release>/<path>``: a file of this release, cached for a year; a file of one of
+    the last releases before it from the database (store/releases.py: a page of that release
+    still open after an upgrade loads what it had not loaded yet, never a file of another
+    release); 404 for anything else."""
     assets: Assets = request.app.state.assets
     path = request.path_params["path"]
-    asset = assets.files.get(path)
-    if request.path_params["release"] != assets.release or asset is None or path == "sw.js":
-        return Response("Not found", status_code=404, media_type="text/plain")
-    return send(request, path, asset, IMMUTABLE)
+    release = request.path_params["release"]
+    if path == "sw.js" or not RELEASE.fullmatch(release):
+        return _not_found()
+    if release == assets.release:
+        asset = assets.files.get(path)
+        return send(request, path, asset, IMMUTABLE) if asset is not None else _not_found()
+    key = f"{release}/{path}"
+    kept = assets.older.get(key)
+    if kept is None:
+        store = request.app.state.store
+        found = await run_store(store, lambda: store.release_file(release, path))
+        if found is None:
+            return _not_found()
+        kept = Asset(found[1], found[0], _etag(found[1]))
+        assets.older.put(key, kept)
+    return send(request, key, kept, IMMUTABLE)
+
+
+RELEASE = re.compile(r"[0-9a-f]{16}")
+"""What a release's name looks like (a hash's first 16 hex digits)."""
+
+
+def _not_found() -> Response:
+    return Response("Not found", status_code=404, media_type="text/plain")
 
 
 async def plain_file(request: Request) -> Response:

@@ -12,17 +12,17 @@ const RELEASE = "__RELEASE__";
 const PREFIX = `/r/${RELEASE}`;
 const CACHE = `magdagdon-${RELEASE}`;
 const LANGUAGE = new URL(self.location.href).searchParams.get("lang") || "en";
-// What the game needs offline, in the page's language ({lang}), and the account screen's module
-// (imported when it is first opened): once the server has moved on to another release it
-// answers 404 for this one's files, so a page of this release that is still open finds them
-// here (the next release's worker keeps this cache while such a page is open). The other
+// What the game needs offline, in the page's language ({lang}). The other screens' modules (the
+// account's, challenges', leagues') are imported when first opened and kept once loaded: once
+// the server has moved on to another release, it still answers this one's files for a page of
+// it that is still open (it keeps its last releases' files: store/releases.py). The other
 // languages' catalogs and rules are kept once loaded (SETTINGS fetches them when it opens); the
 // replay viewer, a page of its own, and the large icons too.
 const SHELL = [
   "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg",
   "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
   "/js/i18n.js", "/js/input.js", "/js/name.js", "/js/preferences.js", "/js/share.js", "/js/sheets.js",
-  "/js/stats.js", "/js/view.js", "/js/walkthrough.js", "/js/update.js", "/js/account.js",
+  "/js/stats.js", "/js/view.js", "/js/walkthrough.js", "/js/update.js",
   "/i18n/{lang}.json", "/rules/{lang}.txt",
 ];
 const PAGE_WAIT = 3000; // ms a game page waits for the network before the cached one is shown
