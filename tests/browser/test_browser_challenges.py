@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import pytest
 
-from ..utils.api import ViewPlayer
+from ..utils.api import ViewPlayer, play_through
 from ..utils.ui import UiPlayer, screenshot
 from .test_browser_play import open_game
 
@@ -158,8 +159,31 @@ def test_the_challenge_screens_fit_a_phone(
             play = phone.locator("[data-intent='challenge-play']")
             fits(phone, play, width, height)
             screenshot(phone, f"challenge-landing-{language}-{width}x{height}")
+            # played (through the API), its table: SAME DICE, DIFFERENT CHOICES on screen
+            code = url.rpartition("=")[2]
+            base = f"{live_server}/api"
+            view = phone.request.post(f"{base}/challenges/{code}/games").json()
+            play_through(partial(post_as, phone, live_server), view, to_the_end=True)
+            phone.goto(url)
+            phone.locator("[data-intent='challenge-game']").click()
+            same = phone.locator("#sheet [data-intent='challenge-compare']").first
+            same.wait_for(state="visible")
+            fits(phone, same, width, height)
+            screenshot(phone, f"challenge-results-{language}-{width}x{height}")
+            same.click()
+            step = phone.locator("[data-intent='challenge-turn'][data-by='1']")
+            step.wait_for(state="visible")
+            fits(phone, step, width, height)
+            screenshot(phone, f"challenge-compare-{language}-{width}x{height}")
         finally:
             context.close()
+
+
+def post_as(page: Any, live_server: str, path: str, body: dict[str, Any]) -> Any:
+    """A POST of the page's player (its cookie); the JSON answer."""
+    r = page.request.post(f"{live_server}{path}", data=body)
+    assert r.ok, r.text()
+    return r.json()
 
 
 def fits(page: Any, node: Any, width: int, height: int) -> None:
