@@ -8,6 +8,7 @@ terminal game's pilot) cannot share.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,15 +79,26 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture
-def page(browser: Any, live_server: str) -> Iterator[Any]:
-    """A phone-sized page of a new player (its own cookies)."""
+@contextmanager
+def player_page(browser: Any, width: int = 390, height: int = 844, **options: Any) -> Iterator[Any]:
+    """A page of a new player (a browser context of its own: its own cookies) at a phone's
+    size; an error in the page fails the test when the block ends."""
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, locale="en-US", reduced_motion="reduce"
+        viewport={"width": width, "height": height},
+        **{"locale": "en-US", "reduced_motion": "reduce", **options},
     )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    """A phone-sized page of a new player (its own cookies)."""
+    with player_page(browser) as page:
+        yield page

@@ -13,6 +13,7 @@ import pytest
 
 from ..utils.api import ViewPlayer, play_through
 from ..utils.ui import UiPlayer, screenshot
+from .conftest import player_page
 from .test_browser_play import open_game
 
 PHONES = [(360, 640), (375, 667)]
@@ -21,15 +22,8 @@ PHONES = [(360, 640), (375, 667)]
 @pytest.fixture
 def friend(browser: Any, live_server: str) -> Iterator[Any]:
     """A second player's phone (its own cookies)."""
-    context = browser.new_context(
-        viewport={"width": 375, "height": 667}, locale="en-US", reduced_motion="reduce"
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
+    with player_page(browser, 375, 667) as page:
+        yield page
 
 
 def made_challenge(page: Any, live_server: str, seed: int) -> tuple[Any, str, list[Any]]:
@@ -150,11 +144,7 @@ def test_the_challenge_screens_fit_a_phone(
 ) -> None:
     _, url, _ = made_challenge(page, live_server, seed=23)
     for width, height in PHONES:
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, locale=language, reduced_motion="reduce"
-        )
-        try:
-            phone = context.new_page()
+        with player_page(browser, width, height, locale=language) as phone:
             open_link(phone, url)
             play = phone.locator("[data-intent='challenge-play']")
             fits(phone, play, width, height)
@@ -175,8 +165,6 @@ def test_the_challenge_screens_fit_a_phone(
             step.wait_for(state="visible")
             fits(phone, step, width, height)
             screenshot(phone, f"challenge-compare-{language}-{width}x{height}")
-        finally:
-            context.close()
 
 
 def post_as(page: Any, live_server: str, path: str, body: dict[str, Any]) -> Any:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
 
 from ..utils.api import play_through
 from ..utils.ui import screenshot
+from .conftest import player_page
 
 MONDAY, TUESDAY = "2026-12-14", "2026-12-15"  # ISO week 2026-W51, no other test's days
 DATE = "X-Magdagdon-Test-Date"
@@ -20,28 +22,20 @@ DATE = "X-Magdagdon-Test-Date"
 @pytest.fixture
 def phones(browser: Any, live_server: str) -> Iterator[list[Any]]:
     """Three players' phones (375×667) living on :data:`MONDAY`, each an account with a name."""
-    contexts, pages, errors = [], [], []
     tag = secrets.token_hex(2)  # names are the server's, unique: each test's own
-    for name in ("Ann", "Ben", "Cid"):
-        context = browser.new_context(
-            viewport={"width": 375, "height": 667},
-            locale="en-US",
-            reduced_motion="reduce",
-            extra_http_headers={DATE: MONDAY},
-        )
-        page = context.new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(live_server)
-        page.wait_for_selector("[data-intent='roll']")
-        page.name = f"{name} {tag}"
-        assert page.request.put(f"{live_server}/api/players/me", data={"name": page.name}).ok
-        assert page.request.post(f"{live_server}/api/account/transfer-codes").ok  # an account
-        contexts.append(context)
-        pages.append(page)
-    yield pages
-    for context in contexts:
-        context.close()
-    assert not errors, errors
+    with ExitStack() as stack:
+        pages = []
+        for name in ("Ann", "Ben", "Cid"):
+            page = stack.enter_context(
+                player_page(browser, 375, 667, extra_http_headers={DATE: MONDAY})
+            )
+            page.goto(live_server)
+            page.wait_for_selector("[data-intent='roll']")
+            page.name = f"{name} {tag}"
+            assert page.request.put(f"{live_server}/api/players/me", data={"name": page.name}).ok
+            assert page.request.post(f"{live_server}/api/account/transfer-codes").ok  # account
+            pages.append(page)
+        yield pages
 
 
 def play_daily(page: Any, live_server: str, day: str) -> int:
@@ -149,11 +143,7 @@ def test_the_league_screens_fit_a_phone(
     open_leagues(ann)
     url = create_league(ann, f"Fit {language}")
     for width, height in [(360, 640), (375, 667)]:
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, locale=language, reduced_motion="reduce"
-        )
-        try:
-            phone = context.new_page()
+        with player_page(browser, width, height, locale=language) as phone:
             phone.goto(url)
             join = phone.locator("[data-intent='league-join']")
             join.wait_for(state="visible")
@@ -167,5 +157,3 @@ def test_the_league_screens_fit_a_phone(
             phone.locator(".league-table").wait_for(state="visible")
             assert phone.evaluate("document.documentElement.scrollWidth") <= width
             screenshot(phone, f"league-table-{language}-{width}x{height}")
-        finally:
-            context.close()

@@ -470,11 +470,7 @@ class Accounts(Players):
             other = theirs.get((mine.daily, mine.difficulty))
             if other is None:
                 continue
-            keep, drop = other, mine
-            if mine.finished_at is not None and (
-                other.finished_at is None or aware(mine.finished_at) < aware(other.finished_at)
-            ):
-                keep, drop = mine, other
+            keep, drop = first_finished(mine, other)
             leave(drop.id, drop.status != GameStatus.ACTIVE)
             clashes.append(
                 DailyClash(mine.daily, mine.difficulty, keep.id, keep.score, drop.id, drop.score)
@@ -493,11 +489,7 @@ class Accounts(Players):
             other = taken.get(mine.challenge)
             if other is None:
                 continue
-            keep, drop = other, mine
-            if mine.finished_at is not None and (
-                other.finished_at is None or aware(mine.finished_at) < aware(other.finished_at)
-            ):
-                keep, drop = mine, other
+            drop = first_finished(mine, other)[1]
             leave(drop.id, drop.status != GameStatus.ACTIVE)
         # two regular games in progress: a game with moves goes on before one with none (a
         # game the page made and nobody played is nothing of the player's: it is deleted);
@@ -818,3 +810,14 @@ class Accounts(Players):
         for game_id in deleted:
             self._finished.discard(game_id)
         return deleted
+
+
+def first_finished(mine: Any, theirs: Any) -> tuple[Any, Any]:
+    """Of two games of the same dice played on two devices (a daily, a challenge), the one
+    kept and the one left behind: the first finished is kept; of two unfinished, theirs (the
+    account's)."""
+    if mine.finished_at is not None and (
+        theirs.finished_at is None or aware(mine.finished_at) < aware(theirs.finished_at)
+    ):
+        return mine, theirs
+    return theirs, mine

@@ -7,13 +7,15 @@ not saved their games is asked to (403 ``account_needed``), as the daily's ranki
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from pydantic import Field
 
 from ...engine import Difficulty
+from ...store import Store
 from ...store.challenges import normal_code
 from ...store.leagues import (
     COUNTED_DAYS,
@@ -146,6 +148,15 @@ def _refusal(exc: Exception) -> ApiError:
 
 
 _REFUSED = (AccountNeeded, LeagueLimit, NotAMember, NotTheCreator, LeagueNotFound)
+T = TypeVar("T")
+
+
+async def _asked(store: Store, work: Callable[[], T]) -> T:
+    """The store's answer to ``work``, its refusals as the API's errors."""
+    try:
+        return await run_store(store, work)
+    except _REFUSED as exc:
+        raise _refusal(exc) from None
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=LeagueView, responses=_LIMITS)
@@ -157,12 +168,7 @@ async def create_league(
     settings: SettingsDep,
 ) -> LeagueView:
     """A new league: you are its first member; send its invite link to friends."""
-    try:
-        league = await run_store(
-            store, lambda: store.create_league(player, body.name, body.difficulty)
-        )
-    except _REFUSED as exc:
-        raise _refusal(exc) from None
+    league = await _asked(store, lambda: store.create_league(player, body.name, body.difficulty))
     return _view(request, settings, league)
 
 
@@ -183,10 +189,7 @@ async def my_leagues(
 )
 async def read_invite(invite: str, store: StoreDep) -> InviteView:
     """What an invite's link shows before joining: the league's name, daily and members."""
-    try:
-        found = await run_store(store, lambda: store.invite(normal_code(invite)))
-    except LeagueNotFound as exc:
-        raise _refusal(exc) from None
+    found = await _asked(store, lambda: store.invite(normal_code(invite)))
     return InviteView(
         name=found.name, difficulty=found.difficulty, members=found.members, by=found.by
     )
@@ -206,10 +209,7 @@ async def join_league(
     settings: SettingsDep,
 ) -> LeagueView:
     """Join the invite's league (a member already: the league as it is)."""
-    try:
-        league = await run_store(store, lambda: store.join_league(player, normal_code(body.invite)))
-    except _REFUSED as exc:
-        raise _refusal(exc) from None
+    league = await _asked(store, lambda: store.join_league(player, normal_code(body.invite)))
     return _view(request, settings, league)
 
 
@@ -242,10 +242,7 @@ async def league_table(
         raise ApiError(404, "week_not_found", f"There is no week {chosen!r}.") from None
     if days[0] > today:
         raise ApiError(404, "week_not_found", "That week has not begun.")
-    try:
-        table = await run_store(store, lambda: store.league_table(player, league_id, chosen, today))
-    except _REFUSED as exc:
-        raise _refusal(exc) from None
+    table = await _asked(store, lambda: store.league_table(player, league_id, chosen, today))
     following = week_of(days[-1] + timedelta(days=1))
     league = _view(request, settings, table.league)
     return TableView(
@@ -290,10 +287,7 @@ async def renew_invite(
     settings: SettingsDep,
 ) -> LeagueView:
     """A new invite link (the creator's): the old one joins nobody from now on."""
-    try:
-        league = await run_store(store, lambda: store.renew_invite(player, league_id))
-    except _REFUSED as exc:
-        raise _refusal(exc) from None
+    league = await _asked(store, lambda: store.renew_invite(player, league_id))
     return _view(request, settings, league)
 
 
@@ -321,10 +315,7 @@ async def remove_member(
     league_id: str, member: str, player: CurrentPlayer, store: StoreDep
 ) -> Response:
     """The creator removes a member (by the id the table gives)."""
-    try:
-        gone = await run_store(store, lambda: store.remove_member(player, league_id, member))
-    except _REFUSED as exc:
-        raise _refusal(exc) from None
+    gone = await _asked(store, lambda: store.remove_member(player, league_id, member))
     if not gone:
         raise ApiError(404, "member_not_found", "No such member of this league.")
     return Response(status_code=status.HTTP_204_NO_CONTENT)
