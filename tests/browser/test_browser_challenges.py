@@ -42,6 +42,17 @@ def made_challenge(page: Any, live_server: str, seed: int) -> tuple[Any, str, li
     return final, url, actions
 
 
+def quick_challenge(page: Any, live_server: str, seed: int) -> tuple[str, list[Any]]:
+    """A challenge made through the API by the page's player (a finished SURVIVAL game of
+    ``seed``): its link and the game's actions (when the test is about the friend's side)."""
+    post = partial(post_as, page, live_server)
+    view = post("/api/games", {"difficulty": "survival", "seed": seed, "abandon": True})
+    final = play_through(post, view, to_the_end=True)
+    url = str(post("/api/challenges", {"game_id": final["id"]})["url"])
+    actions = page.request.get(f"{live_server}/api/games/{final['id']}/replay").json()["actions"]
+    return url, actions
+
+
 def open_link(page: Any, url: str) -> None:
     page.goto(url)
     page.locator("[data-intent='challenge-play']").wait_for(state="visible")
@@ -102,7 +113,7 @@ def test_a_friend_plays_the_same_moves_and_gets_the_same_score(
 def test_different_choices_show_the_turn_where_the_games_parted(
     page: Any, friend: Any, live_server: str
 ) -> None:
-    _, url, actions = made_challenge(page, live_server, seed=22)
+    url, actions = quick_challenge(page, live_server, seed=22)
     code = url.rpartition("=")[2]
     open_link(friend, url)
     friend.locator("[data-intent='challenge-play']").click()
@@ -142,7 +153,7 @@ def test_different_choices_show_the_turn_where_the_games_parted(
 def test_the_challenge_screens_fit_a_phone(
     browser: Any, page: Any, live_server: str, language: str
 ) -> None:
-    _, url, _ = made_challenge(page, live_server, seed=23)
+    url, _ = quick_challenge(page, live_server, seed=23)
     for width, height in PHONES:
         with player_page(browser, width, height, locale=language) as phone:
             open_link(phone, url)
