@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from ..utils.api import ViewPlayer
 from ..utils.ui import UiPlayer, screenshot
+from .conftest import player_page
 from .test_browser_play import open_game
 from .test_browser_replay import words
 
@@ -336,9 +337,17 @@ def test_offline_the_header_and_the_note_read_cleanly(
         context.close()
 
 
-def test_rules_offline_say_so_and_load_once_back(page: Any, live_server: str) -> None:
+def test_rules_offline_say_so_and_load_once_back(browser: Any, live_server: str) -> None:
     """RULES offline stayed on "Loading…" (the rules texts are files of the page, which the
-    service worker may not hold): it says the network is missing, and TRY AGAIN loads them."""
+    service worker may not hold): it says the network is missing, and TRY AGAIN loads them.
+    (No service worker here: one that had installed by then would answer the rules from its
+    cache, which the test's routes do not see, and the test would pass or fail on its timing.)"""
+    with player_page(browser, service_workers="block") as page:
+        rules_offline_then_back(page, live_server)
+
+
+def rules_offline_then_back(page: Any, live_server: str) -> None:
+    """RULES with the rules files unreachable, then TRY AGAIN with them back."""
     page.goto(live_server)
     page.wait_for_selector("#app[aria-busy='false'] [data-intent='roll']")
     page.route("**/rules/*.txt", lambda route: route.abort("internetdisconnected"))
