@@ -237,3 +237,22 @@ def test_export_and_deletion_include_leagues(
     engine.dispose()
     assert members == 1 and creators == 1
     assert ben.get("/api/leagues").json()[0]["creator"] is True  # the league passed to Ben
+
+
+def test_a_sign_in_takes_the_accounts_leagues_to_the_new_device(
+    players: tuple[Client, Client, Client], app: Any
+) -> None:
+    """A league is the account's: a device that signs in to it (its own anonymous games
+    merged in) is in the account's leagues at once, and the league counts the account once."""
+    ann, ben, _ = players
+    league = create(ann)
+    join(ben, league["invite"])
+    code = ben.post("/api/account/transfer-codes").json()["code"]
+    with TestClient(app, headers={TEST_DATE_HEADER: MONDAY}) as tablet:
+        tablet.post("/api/games", json={"difficulty": "peaceful"})  # an anonymous player first
+        assert tablet.get("/api/leagues").json() == []
+        r = tablet.post("/api/account/sign-in/transfer", json={"code": code})
+        assert r.status_code == 200, r.json()
+        mine = tablet.get("/api/leagues").json()
+        assert [(x["id"], x["members"]) for x in mine] == [(league["id"], 2)]
+        assert tablet.get(f"/api/leagues/{league['id']}").status_code == 200

@@ -37,7 +37,7 @@ from .daily import uncount_daily_score
 from .db import Database
 from .errors import ClonedPasskey, InvalidCode, LastPasskey, SessionEnded
 from .highscores import aware
-from .leagues import leave_every_league, merge_leagues
+from .leagues import leave_every_league
 from .models import (
     GameStatus,
     challenges,
@@ -536,7 +536,7 @@ class Accounts(Players):
             .where(game_challenges.c.player_id == source)
             .values(player_id=target)
         )
-        merge_leagues(c, source, target)
+        # (leagues are accounts' only, and only an anonymous player is merged: none to move)
         c.execute(update(players).where(players.c.merged_into == source).values(merged_into=target))
         c.execute(delete(sessions).where(sessions.c.player_id == source))
         c.execute(delete(transfer_codes).where(transfer_codes.c.player_id == source))

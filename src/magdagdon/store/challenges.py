@@ -150,6 +150,20 @@ class MyChallenge:
     """Players who finished it since I last looked (``made`` only)."""
 
 
+def shared_ranks(values: list[int]) -> list[int]:
+    """The ranks of values listed best first: equal values share a rank (1, 1, 3)."""
+    ranks: list[int] = []
+    for n, value in enumerate(values):
+        ranks.append(ranks[-1] if n and values[n - 1] == value else n + 1)
+    return ranks
+
+
+def news_of(entries: list[MyChallenge]) -> int:
+    """What a player's list holds for them that they have not seen: players who finished
+    their challenges since they last looked, and answers to them (REMATCHes) not played."""
+    return sum(e.unseen for e in entries) + sum(1 for e in entries if e.role == "reply")
+
+
 def turns_of(game: Game) -> list[list[Action]]:
     """A finished game's actions split by turn (as its log replayed from its seed shows)."""
     replay = Game.new(game.difficulty, seed=game.seed)
@@ -265,7 +279,12 @@ class Challenges:
         game of it, or the challenger's own). The player's regular game is not touched."""
         with self.db.transaction() as c:
             source = c.execute(
-                select(game_challenges.c.game_id, game_challenges.c.player_id, games.c.seed)
+                select(
+                    game_challenges.c.game_id,
+                    game_challenges.c.player_id,
+                    game_challenges.c.difficulty,
+                    games.c.seed,
+                )
                 .join(games, games.c.id == game_challenges.c.game_id)
                 .where(game_challenges.c.code == code)
             ).first()
@@ -276,8 +295,7 @@ class Challenges:
             mine = self._challenge_game(c, code, player_id)
         if mine is not None:
             raise AlreadyPlayed(mine)
-        difficulty = self.challenge(code).difficulty
-        game = Game.new(difficulty, seed=bytes.fromhex(source.seed))
+        game = Game.new(Difficulty(source.difficulty), seed=bytes.fromhex(source.seed))
         game_id = secrets.token_hex(12)
         try:
             with self.db.transaction(write=True) as c:
@@ -309,22 +327,12 @@ class Challenges:
         challenger's. :class:`ChallengeNotFound`; :class:`PlayFirst` unless the player made
         it or has finished their game of it."""
         with self.db.transaction() as c:
-            found = self._challenge(c, code)
-            if found is None:
-                raise ChallengeNotFound(code)
+            found = self._visible(c, code, player_id)
             source = c.execute(
                 select(game_challenges.c.game_id, game_challenges.c.par).where(
                     game_challenges.c.code == code
                 )
             ).one()
-            if player_id != found.by_player:
-                mine = c.scalar(
-                    select(games.c.status).where(
-                        games.c.challenge == code, games.c.player_id == player_id
-                    )
-                )
-                if mine != GameStatus.OVER:
-                    raise PlayFirst(code)
             records = c.execute(
                 select(games, players.c.name)
                 .join(players, players.c.id == games.c.player_id)
@@ -337,8 +345,8 @@ class Challenges:
         challenger = self.finished_game(source.game_id)
         theirs = turns_of(challenger.game)
         rows: list[ResultRow] = []
-        for n, r in enumerate(records):
-            rank = n + 1 if not rows or rows[-1].score != r.score else rows[-1].rank
+        ranks = shared_ranks([int(r.score or 0) for r in records])
+        for r, rank in zip(records, ranks, strict=True):
             own = r.id == source.game_id
             played = challenger if own else self.finished_game(r.id)
             split = None if own else parted_at(theirs, turns_of(played.game))
@@ -359,6 +367,26 @@ class Challenges:
                 )
             )
         return Results(found, rows, source.par, challenger.seed)
+
+    def visible_challenge(self, code: str, player_id: int | None) -> Challenge:
+        """The challenge, for its challenger or a player who finished their game of it:
+        :class:`ChallengeNotFound`, :class:`PlayFirst` (its table and REMATCH are theirs)."""
+        with self.db.transaction() as c:
+            return self._visible(c, code, player_id)
+
+    def _visible(self, c: Connection, code: str, player_id: int | None) -> Challenge:
+        found = self._challenge(c, code)
+        if found is None:
+            raise ChallengeNotFound(code)
+        if player_id != found.by_player:
+            mine = c.scalar(
+                select(games.c.status).where(
+                    games.c.challenge == code, games.c.player_id == player_id
+                )
+            )
+            if mine != GameStatus.OVER:
+                raise PlayFirst(code)
+        return found
 
     def challenge_seed(self, code: str) -> tuple[Difficulty, bytes]:
         """The challenge's difficulty and dice (for its par, computed on the server)."""
@@ -411,37 +439,25 @@ class Challenges:
                 .all()
             )
             taken = {r.challenge for r in played}
-            out: list[tuple[datetime, MyChallenge]] = []
+            out: list[MyChallenge] = []
             for r in made:
                 found = self._challenge(c, r.code)
                 assert found is not None
                 unseen = max(0, found.players - r.seen)
-                out.append(
-                    (
-                        found.created_at,
-                        MyChallenge(found, "made", r.score, r.game_id, "over", unseen),
-                    )
-                )
+                out.append(MyChallenge(found, "made", r.score, r.game_id, "over", unseen))
             for r in played:
                 found = self._challenge(c, r.challenge)
                 if found is None:  # its challenger deleted their data
                     continue
-                mine = MyChallenge(found, "played", r.score, r.id, r.status, 0)
-                out.append((found.created_at, mine))
+                out.append(MyChallenge(found, "played", r.score, r.id, r.status, 0))
             for code in replies:
                 if code in taken:
                     continue
                 found = self._challenge(c, code)
                 assert found is not None
-                out.append((found.created_at, MyChallenge(found, "reply", None, None, None, 0)))
-        out.sort(key=lambda pair: pair[0], reverse=True)
-        return [entry for _, entry in out[:limit]]
-
-    def challenge_news(self, player_id: int) -> int:
-        """Players who finished the player's challenges since they last looked, and answers
-        to them (REMATCHes) not yet played."""
-        mine = self.my_challenges(player_id)
-        return sum(entry.unseen for entry in mine) + sum(1 for e in mine if e.role == "reply")
+                out.append(MyChallenge(found, "reply", None, None, None, 0))
+        out.sort(key=lambda entry: entry.challenge.created_at, reverse=True)
+        return out[:limit]
 
     def saw_challenges(self, player_id: int) -> None:
         """The player has looked at who played their challenges."""

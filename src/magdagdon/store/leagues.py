@@ -19,13 +19,13 @@ with the old invite or is refused, and the member limit holds.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from ..engine import Difficulty
-from .challenges import new_code
+from .challenges import new_code, shared_ranks
 from .db import Database
 from .highscores import aware
 from .models import daily_results, league_members, leagues, players, utcnow
@@ -354,10 +354,8 @@ class Leagues:
                 )
             )
         members.sort(key=lambda m: (-m.total, -m.days))
-        ranked: list[Member] = []
-        for n, m in enumerate(members):
-            rank = n + 1 if not ranked or ranked[-1].total != m.total else ranked[-1].rank
-            ranked.append(Member(**{**m.__dict__, "rank": rank}))
+        ranks = shared_ranks([m.total for m in members])
+        ranked = [replace(m, rank=rank) for m, rank in zip(members, ranks, strict=True)]
         return Table(league, week, days, ranked, week_of(previous[0]), winners)
 
 
@@ -401,18 +399,3 @@ def leave_every_league(c: Connection, player_id: int) -> None:
     ):
         c.execute(delete(league_members).where(league_members.c.league_id == league_id))
         c.execute(delete(leagues).where(leagues.c.id == league_id))
-
-
-def merge_leagues(c: Connection, source: int, target: int) -> None:
-    """A sign-in merges ``source`` into ``target`` (the caller's transaction): the source's
-    memberships and leagues become the target's (once each)."""
-    both = select(league_members.c.league_id).where(league_members.c.player_id == target)
-    c.execute(
-        delete(league_members).where(
-            league_members.c.player_id == source, league_members.c.league_id.in_(both)
-        )
-    )
-    c.execute(
-        update(league_members).where(league_members.c.player_id == source).values(player_id=target)
-    )
-    c.execute(update(leagues).where(leagues.c.player_id == source).values(player_id=target))

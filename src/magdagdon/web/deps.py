@@ -22,8 +22,10 @@ from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, TypeVar
+from urllib.parse import urlsplit
 
 import anyio
+import segno
 from anyio import to_thread
 from fastapi import Depends, Request, Response
 
@@ -303,6 +305,24 @@ def client_address(request: Request) -> str:
     if isinstance(address, ipaddress.IPv6Address):
         return str(ipaddress.IPv6Network((address, 64), strict=False))
     return str(address)
+
+
+def link_origin(request: Request, settings: Settings) -> str:
+    """The origin the game's links name (a transfer code's, a challenge's, an invite's; the
+    passkeys' relying party): the operator's public origin the request came by (else the
+    first of ``MAGDAGDON_PUBLIC_ORIGIN``), else the request's own scheme and Host."""
+    given = (request.headers.get("host") or request.url.netloc).lower()
+    origins = [urlsplit(o) for o in settings.public_origins]
+    if origins:
+        chosen = next((o for o in origins if o.netloc.lower() == given), origins[0])
+        return f"{chosen.scheme}://{chosen.netloc}"
+    return f"{request.url.scheme}://{given}"
+
+
+def qr_modules(url: str) -> list[str]:
+    """A link's QR code as rows of modules ("1" dark), for the page to draw."""
+    matrix = segno.make(url, error="m").matrix
+    return ["".join("1" if dark else "0" for dark in row) for row in matrix]
 
 
 def client_network(request: Request) -> str:

@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
-import segno
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
@@ -56,6 +55,8 @@ from ..deps import (
     device_label,
     enforce,
     known_session,
+    link_origin,
+    qr_modules,
     run_store,
     set_session_cookie,
 )
@@ -116,15 +117,9 @@ def relying_party(request: Request, settings: Settings) -> tuple[str, str]:
     request's own scheme and Host, but only for localhost or a loopback address. Any other
     Host (``Host: evil.example``) is refused, 400 ``unknown_host``: a passkey is never made
     for a name the operator did not give, nor a code's link sent there."""
-    given = (request.headers.get("host") or request.url.netloc).lower()
-    origins = [urlsplit(o) for o in settings.public_origins]
-    if origins:
-        chosen = next((o for o in origins if o.netloc.lower() == given), origins[0])
-        origin = f"{chosen.scheme}://{chosen.netloc}"
-    else:
-        origin = f"{request.url.scheme}://{given}"
+    origin = link_origin(request, settings)
     host = urlsplit(origin).hostname or ""
-    if not origins and not is_loopback_host(host):
+    if not settings.public_origins and not is_loopback_host(host):
         raise ApiError(400, "unknown_host", _UNKNOWN_HOST.format(host=host))
     return host, origin
 
@@ -215,9 +210,7 @@ async def create_transfer_code(
     except SessionEnded:
         raise _signed_out() from None
     url = f"{origin}/#transfer={code}"
-    matrix = segno.make(url, error="m").matrix
-    modules = ["".join("1" if dark else "0" for dark in row) for row in matrix]
-    return TransferCodeCreated(code=code, expires_at=expires, url=url, qr=modules)
+    return TransferCodeCreated(code=code, expires_at=expires, url=url, qr=qr_modules(url))
 
 
 @router.post(

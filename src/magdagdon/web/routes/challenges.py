@@ -13,16 +13,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Any, TypeVar
 
-import segno
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, status
 from pydantic import Field
 from starlette.convertors import Convertor, register_url_convertor
 
 from ...engine import Difficulty
+from ...settings import Settings
 from ...store import GameNotFound, Store
 from ...store.challenges import (
     AlreadyPlayed,
@@ -30,6 +30,7 @@ from ...store.challenges import (
     ChallengeNotFound,
     NotFinished,
     PlayFirst,
+    news_of,
     normal_code,
 )
 from ..deps import (
@@ -42,6 +43,8 @@ from ..deps import (
     client_network,
     enforce,
     limit_games,
+    link_origin,
+    qr_modules,
     run_store,
 )
 from ..errors import ApiError, error_response
@@ -84,12 +87,6 @@ class ChallengeLink(Strict):
     url: str
     difficulty: Difficulty
     qr: list[str] = Field(description="The link's QR code: rows of modules, 1 dark, 0 light.")
-
-
-def qr_modules(url: str) -> list[str]:
-    """A link's QR code as rows of modules ("1" dark), for the page to draw."""
-    matrix = segno.make(url, error="m").matrix
-    return ["".join("1" if dark else "0" for dark in row) for row in matrix]
 
 
 class ChallengeView(Strict):
@@ -177,19 +174,23 @@ async def limit_links(request: Request) -> None:
     )
 
 
-def link_origin(request: Request, origins: list[str]) -> str:
-    """The origin a link names: the operator's public origin the request came by (else the
-    first), else the request's own."""
-    given = (request.headers.get("host") or request.url.netloc).lower()
-    parsed = [urlsplit(o) for o in origins]
-    if parsed:
-        chosen = next((o for o in parsed if o.netloc.lower() == given), parsed[0])
-        return f"{chosen.scheme}://{chosen.netloc}"
-    return f"{request.url.scheme}://{given}"
-
-
 def _not_found(code: str) -> ApiError:
     return ApiError(404, "challenge_not_found", f"There is no challenge {code!r}.")
+
+
+T = TypeVar("T")
+
+
+async def _asked(store: Store, work: Callable[[], T], code: str) -> T:
+    """The store's answer to ``work``, its refusals as the API's errors."""
+    try:
+        return await run_store(store, work)
+    except ChallengeNotFound:
+        raise _not_found(code) from None
+    except PlayFirst:
+        raise ApiError(
+            403, "play_first", "Play the challenge first: its table is for those who have."
+        ) from None
 
 
 def _code(text: str) -> str:
@@ -199,8 +200,8 @@ def _code(text: str) -> str:
     return code
 
 
-def _link(request: Request, origins: list[str], found: Challenge) -> ChallengeLink:
-    url = f"{link_origin(request, origins)}/#challenge={found.code}"
+def _link(request: Request, settings: Settings, found: Challenge) -> ChallengeLink:
+    url = f"{link_origin(request, settings)}/#challenge={found.code}"
     return ChallengeLink(code=found.code, url=url, difficulty=found.difficulty, qr=qr_modules(url))
 
 
@@ -243,7 +244,7 @@ async def create_challenge(
                 "its dice are everybody's daily.",
             ) from None
         raise ApiError(409, "not_finished", "Finish the game first.") from None
-    link = _link(request, settings.public_origins, found)
+    link = _link(request, settings, found)
     code = status.HTTP_201_CREATED if new else status.HTTP_200_OK
     if new:
         start_challenge_par(request.app, found.code)
@@ -271,7 +272,7 @@ async def my_challenges(player: CurrentPlayer, store: StoreDep) -> MyChallenges:
             )
             for e in entries
         ],
-        news=sum(e.unseen for e in entries) + sum(1 for e in entries if e.role == "reply"),
+        news=news_of(entries),
     )
 
 
@@ -298,10 +299,7 @@ async def read_challenge(code: str, player: KnownPlayer, store: StoreDep) -> Cha
         mine = store.challenge_game_of(key, player) if player is not None else None
         return found, mine
 
-    try:
-        found, game_id = await run_store(store, work)
-    except ChallengeNotFound:
-        raise _not_found(code) from None
+    found, game_id = await _asked(store, work, code)
     return ChallengeView(
         code=found.code,
         difficulty=found.difficulty,
@@ -337,9 +335,7 @@ async def play_challenge(code: str, player: CurrentPlayer, store: StoreDep) -> R
         return view_response(store.start_challenge(player, key), store, 201)
 
     try:
-        return await run_store(store, work)
-    except ChallengeNotFound:
-        raise _not_found(code) from None
+        return await _asked(store, work, code)
     except AlreadyPlayed as exc:
         return error_response(
             409,
@@ -365,14 +361,7 @@ async def challenge_results(
     where it parted from the challenger's, and the coach's score on the same dice: for the
     challenger and for a player whose game of it is over (403 ``play_first`` otherwise)."""
     key = _code(code)
-    try:
-        results = await run_store(store, lambda: store.challenge_results(key, player))
-    except ChallengeNotFound:
-        raise _not_found(code) from None
-    except PlayFirst:
-        raise ApiError(
-            403, "play_first", "Play the challenge first: its table is for those who have."
-        ) from None
+    results = await _asked(store, lambda: store.challenge_results(key, player), code)
     if results.par is None:
         start_challenge_par(request.app, key)
     return ResultsView(
@@ -422,20 +411,15 @@ async def rematch(code: str, body: Rematch, player: CurrentPlayer, store: StoreD
     key = _code(code)
 
     def work() -> Response:
-        results = store.challenge_results(key, player)
-        if results.challenge.by_player == player:
+        found = store.visible_challenge(key, player)
+        if found.by_player == player:
             raise ApiError(409, "own_challenge", "This is your challenge: send its link.")
         row = store.create_game(
-            player, results.challenge.difficulty, None, abandon=body.abandon, rematch_of=key
+            player, found.difficulty, None, abandon=body.abandon, rematch_of=key
         )
         return view_response(row, store, 201)
 
-    try:
-        return await run_store(store, work)
-    except ChallengeNotFound:
-        raise _not_found(code) from None
-    except PlayFirst:
-        raise ApiError(403, "play_first", "Play the challenge first.") from None
+    return await _asked(store, work, code)
 
 
 # --- the coach's score on a challenge's dice ------------------------------------------------

@@ -30,10 +30,18 @@ from ...store.leagues import (
     week_days,
     week_of,
 )
-from ..deps import CurrentPlayer, SettingsDep, StoreDep, Today, run_store
+from ..deps import (
+    CurrentPlayer,
+    SettingsDep,
+    StoreDep,
+    Today,
+    link_origin,
+    qr_modules,
+    run_store,
+)
 from ..errors import ApiError
 from ..schemas import ErrorResponse, NameUpdate, Strict
-from .challenges import limit_links, link_origin, qr_modules
+from .challenges import limit_links
 
 router = APIRouter(prefix="/api/leagues", tags=["leagues"])
 
@@ -111,7 +119,7 @@ _LIMITS: dict[int | str, dict[str, Any]] = {
 
 
 def _view(request: Request, settings: Any, league: League) -> LeagueView:
-    origin = link_origin(request, settings.public_origins)
+    origin = link_origin(request, settings)
     return LeagueView(
         id=league.id,
         name=league.name,
