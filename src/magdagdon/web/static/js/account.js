@@ -5,7 +5,7 @@
 
 import { ApiError } from "./api.js";
 import { dayText } from "./daily.js";
-import { button, el, svg } from "./dom.js";
+import { button, el, qrCode } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 // Whether this browser can make and use passkeys at all.
@@ -89,18 +89,6 @@ export async function usePasskey(options) {
   return credentialJSON(await navigator.credentials.get({ publicKey }));
 }
 
-// The QR code of a transfer code's address, drawn from its modules (one path, a quiet zone of 4).
-function qrCode(t, modules, code) {
-  const size = modules.length + 8;
-  let d = "";
-  modules.forEach((row, y) => {
-    for (let x = 0; x < row.length; x++) if (row[x] === "1") d += `M${x + 4} ${y + 4}h1v1h-1z`;
-  });
-  return svg("svg", { class: "qr", viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": t("account_qr", { code }), "shape-rendering": "crispEdges" },
-    svg("rect", { width: size, height: size, fill: "#fff" }),
-    svg("path", { d, fill: "#000" }));
-}
-
 function when(t, iso) {
   return new Date(iso).toLocaleString(t.language, { dateStyle: "medium", timeStyle: "short" });
 }
@@ -123,7 +111,7 @@ function codePart(t, code) {
     el("p", { class: "code" },
       el("span", { "aria-hidden": "true", text: code.code }),
       el("span", { class: "visually-hidden", text: [...code.code].join(" ") })),
-    qrCode(t, code.qr, code.code),
+    qrCode(code.qr, t("account_qr", { code: code.code })),
     el("p", { class: "note", text: t("account_code_note", { time: until }) }));
 }
 

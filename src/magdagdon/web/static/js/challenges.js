@@ -6,7 +6,7 @@
 // screens first opens (controller.js routes to it); every rule and every score is the server's.
 
 import { ApiError } from "./api.js";
-import { button, el, playIcon, replayLink, svg, withIcon } from "./dom.js";
+import { button, el, playIcon, qrCode, replayLink, svg, withIcon } from "./dom.js";
 import { share } from "./share.js";
 import { miniBoard } from "./sheets.js";
 import { DIFFICULTY_NAMES } from "./view.js";
@@ -20,18 +20,6 @@ export const SCREENS = ["challenge", "challenge-link", "challenge-results", "cha
 const COACH_WAITS = [2000, 4000, 8000, 16000]; // ms between asks for the coach's score
 
 const enc = encodeURIComponent;
-
-// The QR code of a link, drawn from the modules the server sent (one path, a quiet zone of 4).
-export function qrCode(modules, label) {
-  const size = modules.length + 8;
-  let d = "";
-  modules.forEach((row, y) => {
-    for (let x = 0; x < row.length; x++) if (row[x] === "1") d += `M${x + 4} ${y + 4}h1v1h-1z`;
-  });
-  return svg("svg", { class: "qr", viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": label, "shape-rendering": "crispEdges" },
-    svg("rect", { width: size, height: size, fill: "#fff" }),
-    svg("path", { d, fill: "#000" }));
-}
 
 // SHARE and COPY of a link, and what they did.
 export function linkPart(t, { url, qr, status }, { shareIntent, copyIntent, qrLabel }) {
@@ -61,7 +49,8 @@ export async function shareLink(text, { copy = false } = {}) {
   return share(text);
 }
 
-function who(t, name) {
+// A player as the tables name them
+export function who(t, name) {
   return name || t("anonymous");
 }
 

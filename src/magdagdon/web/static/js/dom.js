@@ -61,3 +61,16 @@ export function withIcon(node, icon) {
 
 export const playIcon = () => smallIcon("M7 4.5l12 7.5-12 7.5z", true);
 export const reviewIcon = () => smallIcon("M10.5 4a6.5 6.5 0 1 0 0 13a6.5 6.5 0 1 0 0-13zM15.5 15.5L20 20", false);
+
+// The QR code of a link (a transfer code's, a challenge's, an invite's), drawn from the modules
+// the server sent (one path, a quiet zone of 4).
+export function qrCode(modules, label) {
+  const size = modules.length + 8;
+  let d = "";
+  modules.forEach((row, y) => {
+    for (let x = 0; x < row.length; x++) if (row[x] === "1") d += `M${x + 4} ${y + 4}h1v1h-1z`;
+  });
+  return svg("svg", { class: "qr", viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": label, "shape-rendering": "crispEdges" },
+    svg("rect", { width: size, height: size, fill: "#fff" }),
+    svg("path", { d, fill: "#000" }));
+}

@@ -5,15 +5,11 @@
 // when one of its screens first opens; every score and rule is the server's.
 
 import { ApiError } from "./api.js";
-import { linkPart, shareLink } from "./challenges.js";
+import { linkPart, shareLink, who } from "./challenges.js";
 import { button, el, svg } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 const enc = encodeURIComponent;
-
-function who(t, name) {
-  return name || t("anonymous");
-}
 
 // A streak's small flame (an emoji may be missing from a phone's fonts)
 function flame() {
