@@ -120,10 +120,16 @@ def test_a_transfer_code_signs_in_where_there_is_no_passkey(browser: Any, live_s
     expect(code).to_have_text(re.compile(r"^[2-9A-Z]{4}(-[2-9A-Z]{4})+$"))  # (12 letters)
     expect(page.locator("#sheet svg.qr")).to_have_attribute("role", "img")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
-    one_line = (
-        "el => el.getBoundingClientRect().height < 2 * parseFloat(getComputedStyle(el).fontSize)"
+    # never broken: the code's line is less than two of its letters high (asked of the element
+    # in the page when it is asked: the sheet is drawn again as the account's lists arrive, and
+    # an element read a moment before may be gone, 0 px high)
+    page.wait_for_function(
+        """() => {
+            const el = document.querySelector("#sheet .transfer-code p.code");
+            const height = el ? el.getBoundingClientRect().height : 0;
+            return height > 0 && height < 2 * parseFloat(getComputedStyle(el).fontSize);
+        }"""
     )
-    assert page.locator("#sheet .transfer-code p.code").evaluate(one_line)  # never broken
     screenshot(page, "account-code-en-360x640")
 
     # the QR code's address opens the game with the code filled in
