@@ -25,8 +25,10 @@ class ViewPlayer:
     """Chooses the next action from the game view alone, as a client would.
 
     Staging never strands a turn: a die whose square leaves a dead end (R7) is
-    taken back and that square is not tried again in that arrangement, so the
-    minimum is always reached when R5 allows it. With ``use_power`` it applies
+    taken back and that square is not tried again in that arrangement; when every
+    next step of an arrangement was tried, all its dice are taken back and the search
+    goes on from the first die's next square, so the minimum is always reached when
+    R5 allows it. With ``use_power`` it applies
     a rescuing adjustment in MAGDAGDON when the view offers one.
     """
 
@@ -59,6 +61,11 @@ class ViewPlayer:
                     self._tried.add(key)
                     self._last = d["index"]
                     return {"type": "stage", "die": d["index"], "cell": cell}
+        if view["staged"]:
+            # every next step from here was tried: start the turn again from nothing staged
+            # (what was tried stays tried, so the search goes on with the first die elsewhere)
+            self._last = None
+            return {"type": "unstage_all"}
         raise AssertionError("no way to reach the minimum although the turn is not MAGDAGDON")
 
 
