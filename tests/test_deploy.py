@@ -22,20 +22,26 @@ ENV_FILE = DEPLOY / "magdagdon.env"
 INSTALLED = "/opt/magdagdon/bin/magdagdon"
 
 
-def unit() -> configparser.ConfigParser:
+PUZZLES = DEPLOY / "magdagdon-puzzles.service"
+TIMER = DEPLOY / "magdagdon-puzzles.timer"
+
+
+def unit(path: Path = UNIT) -> configparser.ConfigParser:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys keep their case
-    parser.read_string(UNIT.read_text())
+    parser.read_string(path.read_text())
     return parser
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is missing")
-def test_systemd_accepts_the_unit_without_a_warning(tmp_path: Path) -> None:
+@pytest.mark.parametrize("path", [UNIT, PUZZLES, TIMER], ids=lambda p: p.name)
+def test_systemd_accepts_the_unit_without_a_warning(tmp_path: Path, path: Path) -> None:
     # verify checks that ExecStart's program exists: point it at this checkout's command.
     here = str(Path(sys.executable).with_name("magdagdon"))
     assert Path(here).exists()
-    copy = tmp_path / "magdagdon.service"
-    copy.write_text(UNIT.read_text().replace(INSTALLED, here))
+    for each in (path, PUZZLES) if path == TIMER else (path,):  # (a timer needs its service)
+        (tmp_path / each.name).write_text(each.read_text().replace(INSTALLED, here))
+    copy = tmp_path / path.name
     done = subprocess.run(
         ["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60
     )
@@ -57,6 +63,16 @@ def test_the_units_command_line_is_one_magdagdon_understands() -> None:
     assert program == INSTALLED
     parsed = build_parser().parse_args(args)
     assert parsed.command == "serve" and parsed.host == "127.0.0.1"  # behind the proxy
+
+
+def test_the_puzzles_timer_mines_the_servers_games_with_its_settings() -> None:
+    service = unit(PUZZLES)["Service"]
+    program, *args = shlex.split(service["ExecStart"])
+    parsed = build_parser().parse_args(args)
+    assert program == INSTALLED and parsed.command == "puzzles" and parsed.self_play is None
+    assert service["EnvironmentFile"] == unit()["Service"]["EnvironmentFile"]
+    assert service["User"] == "magdagdon" and service["Type"] == "oneshot"
+    assert unit(TIMER)["Timer"]["OnUnitActiveSec"] == "1h"
 
 
 def test_the_sqlite_database_lives_in_the_state_directory() -> None:

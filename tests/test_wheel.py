@@ -116,6 +116,7 @@ def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> No
     assert "magdagdon/ai/weights.json" in sources
     assert "magdagdon/ai/networks/nightmare.nt" in sources
     assert "magdagdon/ai/networks/networks.json" in sources
+    assert "magdagdon/data/starter.jsonl.gz" in sources
     assert sources - carried == set()
 
 
@@ -165,6 +166,18 @@ def test_the_installed_package_serves_a_whole_game(installed: Installed, tmp_pat
         assert review.status_code == 200, review.text
         assert review.json()["score"] == final["final_score"]["total"]
         assert review.json()["turns"]
+        # a new server has puzzles (the starter set, loaded on start) and grades them
+        puzzle = client.get("/api/puzzles/next?difficulty=nightmare")
+        assert puzzle.status_code == 200, puzzle.text
+        given = puzzle.json()
+        from magdagdon.engine import Game
+
+        plans = Game.from_position(**given["position"]).turn_plans()
+        ruin = [{"type": "accept_magdagdon", "cell": (given["view"]["ruin_choices"] or [0])[0]}]
+        plan = plans[0] if plans else ruin
+        graded = client.post(f"/api/puzzles/{given['id']}/attempts", json={"actions": plan})
+        assert graded.status_code == 200, graded.text
+        assert graded.json()["rated"] and graded.json()["best"]
 
 
 def test_the_installed_package_simulates_with_the_strong_player(installed: Installed) -> None:

@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -499,6 +500,39 @@ def _bot(text: str) -> str:
 PLAY_NEEDS: Final = "magdagdon play needs Textual: pip install 'magdagdon[tui]'"
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    """Find puzzles: in the coach's own games (a file) or in a server's finished games."""
+    from pathlib import Path
+
+    from . import mining
+
+    if args.self_play is not None:
+        if not args.out:
+            raise CommandError("--self-play writes a file: give --out FILE.jsonl.gz")
+        levels = [Difficulty(d) for d in (args.difficulty or [d.value for d in Difficulty])]
+        mined = mining.mine_self_play(levels, args.self_play, args.seed, args.processes)
+        mining.write_puzzles(mined.puzzles, Path(args.out))
+        print(
+            f"{len(mined.puzzles)} puzzles from {mined.games} games in {mined.seconds:.0f} s "
+            f"({mined.per_cpu_minute:.1f} puzzles per CPU-minute) -> {args.out}"
+        )
+        return 0
+    settings = _settings(args)
+    from .store import Database, Store
+
+    database = Database(settings.database_url)
+    database.migrate()
+    store = Store(database)
+    start = time.perf_counter()
+    searched, public, own = mining.mine_database(store, args.limit)
+    database.dispose()
+    print(
+        f"searched {searched} finished games in {time.perf_counter() - start:.0f} s: "
+        f"{public} public puzzles and {own} players' own added"
+    )
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Play in the terminal (Textual, the ``tui`` extra); high scores in the user data dir."""
     try:
@@ -580,6 +614,29 @@ def build_parser() -> argparse.ArgumentParser:
     )
     env_file(p)
     p.set_defaults(func=cmd_rotate_secret)
+
+    p = sub.add_parser("puzzles", help="find puzzles in a server's games or the coach's own")
+    p.add_argument("action", choices=["mine"], help="mine: find new puzzles")
+    p.add_argument(
+        "--self-play", type=_positive, metavar="N", help="in N coach's games per difficulty"
+    )
+    p.add_argument("--seed", type=int, default=0, help="with --self-play: the games' seed")
+    p.add_argument(
+        "--difficulty",
+        action="append",
+        choices=[d.value for d in Difficulty],
+        help="with --self-play: only this difficulty (repeatable; default all)",
+    )
+    p.add_argument("--out", help="with --self-play: the file to write (.jsonl or .jsonl.gz)")
+    p.add_argument("--processes", type=_positive, default=1, help="worker processes (e.g. 2)")
+    p.add_argument(
+        "--limit",
+        type=_positive,
+        default=200,
+        help="without --self-play: search at most this many of the server's new games",
+    )
+    env_file(p)
+    p.set_defaults(func=cmd_puzzles)
 
     p = sub.add_parser("play", help="play in the terminal (needs the tui extra)")
     p.add_argument("--difficulty", choices=[d.value for d in Difficulty], default="peaceful")

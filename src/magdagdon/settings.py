@@ -111,6 +111,24 @@ class Settings(BaseSettings):
         description="Challenge and league invite codes looked up per network (an IPv4 /24, an "
         "IPv6 /48), in bursts of half an hour's worth (300 at once by default).",
     )
+    player_puzzles_per_hour: float = Field(
+        default=300,
+        gt=0,
+        description="Puzzles a player may be given and attempt (each counts), in bursts of a "
+        "quarter of an hour's worth.",
+    )
+    address_puzzles_per_hour: float = Field(
+        default=600,
+        gt=0,
+        description="Puzzles given and attempted per address, in bursts of a quarter of an "
+        "hour's worth: throwaway players learning answers share it.",
+    )
+    network_puzzles_per_hour: float = Field(
+        default=2400,
+        gt=0,
+        description="Puzzles given and attempted per network (an IPv4 /24, an IPv6 /48), in "
+        "bursts of a quarter of an hour's worth.",
+    )
     account_codes_per_hour: float = Field(
         default=10,
         gt=0,

@@ -78,8 +78,8 @@ def wait_for_database(
 
 def prepare_database(database: Database, wait: float) -> str:
     """Wait for the database, check that this version knows its revision, migrate it to the
-    newest one; log each migration run and the revision reached (one line each). Returns
-    that revision."""
+    newest one, load the starter set of puzzles if it is not there; log each migration run,
+    the revision reached and the puzzles loaded (one line each). Returns that revision."""
     wait_for_database(database, wait)
     head = head_revision()
     try:
@@ -103,4 +103,9 @@ def prepare_database(database: Database, wait: float) -> str:
             step.doc,
         )
     log.info("database at revision %s (this version knows up to %s)", after, head)
+    from .store.puzzles import load_starter
+
+    loaded = load_starter(database)
+    if loaded:
+        log.info("loaded the starter set: %d puzzles", loaded)
     return after or head

@@ -73,7 +73,10 @@ def test_migrate_brings_an_empty_database_to_the_head_and_says_so(tmp_path: Path
     assert len(migrated) == len(known_revisions())
     assert "from empty to 0001" in migrated[0]
     head = head_revision()
-    assert lines[-1].endswith(f"database at revision {head} (this version knows up to {head})")
+    assert lines[-2].endswith(f"database at revision {head} (this version knows up to {head})")
+    assert lines[-1].endswith("loaded the starter set: 2561 puzzles")  # a new server has puzzles
+    again = magdagdon_command("migrate", env={"MAGDAGDON_DATABASE_URL": url})
+    assert again.returncode == 0 and "starter set" not in again.stderr  # (loaded once)
     again = magdagdon_command("migrate", env={"MAGDAGDON_DATABASE_URL": url})
     assert again.returncode == 0
     assert "migrated" not in again.stderr  # nothing to do: only the revision line

@@ -62,6 +62,7 @@ from .players import (
     insert_session,
     new_token,
 )
+from .puzzles import delete_puzzles, export_puzzles, merge_puzzles
 from .rows import GameRow
 
 TRANSFER_CODE_LIFETIME: Final = timedelta(minutes=10)
@@ -537,6 +538,7 @@ class Accounts(Players):
             .values(player_id=target)
         )
         # (leagues are accounts' only, and only an anonymous player is merged: none to move)
+        merge_puzzles(c, source, target)
         c.execute(update(players).where(players.c.merged_into == source).values(merged_into=target))
         c.execute(delete(sessions).where(sessions.c.player_id == source))
         c.execute(delete(transfer_codes).where(transfer_codes.c.player_id == source))
@@ -648,6 +650,7 @@ class Accounts(Players):
                 .where(game_challenges.c.player_id.in_(ids))
                 .order_by(game_challenges.c.created_at)
             ).all()
+            puzzle_data = export_puzzles(c, ids)
             league_rows = c.execute(
                 select(leagues, league_members.c.joined_at)
                 .join(league_members, league_members.c.league_id == leagues.c.id)
@@ -745,6 +748,7 @@ class Accounts(Players):
                 }
                 for lg in league_rows
             ],
+            "puzzles": puzzle_data,
             "daily_results": [
                 {
                     "game_id": d.game_id,
@@ -767,6 +771,9 @@ class Accounts(Players):
         deleted (for what caches keep of them)."""
         with self.db.transaction(write=True) as c:
             ids = self._own_players(c, player_id)
+            # the rows first: a request writing a row that names them (a puzzle given, an
+            # attempt, a game's puzzles) waits, or has finished (store.puzzles._hold_player)
+            c.execute(select(players.c.id).where(players.c.id.in_(ids)).with_for_update())
             deleted = list(
                 c.execute(select(games.c.id).where(games.c.player_id.in_(ids))).scalars().all()
             )
@@ -800,6 +807,7 @@ class Accounts(Players):
             )
             for one in ids:
                 leave_every_league(c, one)
+            delete_puzzles(c, ids)
             c.execute(delete(game_actions).where(game_actions.c.game_id.in_(own_games)))
             c.execute(delete(games).where(games.c.player_id.in_(ids)))
             for table in (sessions, passkeys, transfer_codes, challenges):

@@ -13,6 +13,7 @@ from sqlalchemy import (
     JSON,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -189,6 +190,8 @@ games = Table(
     Column("challenge", String(16), nullable=True),
     # a game started as a REMATCH of a challenge: when it ends, it is a challenge back
     Column("rematch_of", String(16), nullable=True),
+    # a finished game whose turns were searched for puzzles (store.puzzles)
+    Column("puzzles_mined", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_games_player_status", "player_id", "status"),
     # one unfinished regular game per player, whatever races between requests
     Index(
@@ -362,3 +365,119 @@ client_files = Table(
 )
 """The browser client's files of the last few releases (store.releases): a page of one release
 still open after an upgrade loads what it had not loaded yet from here, on any host."""
+
+_FIRST = text("first_try")
+_PUBLIC = text("owner IS NULL")
+_OWN = text("owner IS NOT NULL")
+
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    # the position's SHA-256 with its owner's id: the same puzzle is loaded once
+    Column("key", String(64), nullable=False, unique=True),
+    Column("difficulty", String(16), nullable=False),
+    # None: a public puzzle; else one of the player's own games' ("your puzzles")
+    Column("owner", ForeignKey("players.id"), nullable=True, index=True),
+    # where it was found ("starter", "self-play:…", "game"), and whose game (anonymised
+    # when that player is deleted)
+    Column("source", String(64), nullable=False, default=""),
+    Column("source_player", Integer, nullable=True, index=True),
+    Column("source_game", String(32), nullable=True),
+    # the position in the engine's own form (Game.from_position's keyword arguments)
+    Column("position", JSON, nullable=False),
+    Column("best", JSON, nullable=False),
+    Column("best_value", Float, nullable=False),
+    Column("second_value", Float, nullable=False),
+    Column("plans", Integer, nullable=False),
+    Column("themes", JSON, nullable=False),
+    # the themes as bits of ai.puzzles.THEMES (to filter by one in the index's order)
+    Column("theme_mask", Integer, nullable=False, default=0),
+    Column("rating", Float, nullable=False, default=1500.0),
+    Column("deviation", Float, nullable=False, default=350.0),
+    Column("volatility", Float, nullable=False, default=0.06),
+    Column("plays", Integer, nullable=False, default=0),
+    Column("solves", Integer, nullable=False, default=0),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    # the next puzzle walks these in rating order from a target (store.puzzles): partial, so
+    # that the public ones' is an index of (difficulty, rating, id) with no NULL to match
+    Index(
+        "ix_puzzles_public",
+        "difficulty",
+        "rating",
+        "id",
+        sqlite_where=_PUBLIC,
+        postgresql_where=_PUBLIC,
+    ),
+    Index(
+        "ix_puzzles_own",
+        "owner",
+        "difficulty",
+        "rating",
+        "id",
+        sqlite_where=_OWN,
+        postgresql_where=_OWN,
+    ),
+    sqlite_autoincrement=True,
+)
+"""Puzzles: a decision of a real game where one plan stands out (ai.puzzles), rated."""
+
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("player_id", ForeignKey("players.id"), nullable=False),
+    # "public" (the puzzles everybody plays) or "own" (the player's own games'): rated apart
+    Column("pool", String(8), nullable=False),
+    Column("rating", Float, nullable=False, default=1500.0),
+    Column("deviation", Float, nullable=False, default=350.0),
+    Column("volatility", Float, nullable=False, default=0.06),
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("solved", Integer, nullable=False, default=0),
+    # STREAK: puzzles solved in a row, and the most
+    Column("streak", Integer, nullable=False, default=0),
+    Column("best_streak", Integer, nullable=False, default=0),
+    Column("updated_at", UTCDateTime(), nullable=False, default=utcnow),
+    PrimaryKeyConstraint("player_id", "pool", name="pk_puzzle_ratings"),
+)
+"""A player's puzzle ratings (Glicko-2), one per pool."""
+
+puzzle_served = Table(
+    "puzzle_served",
+    metadata,
+    Column("player_id", ForeignKey("players.id"), nullable=False),
+    Column("puzzle_id", ForeignKey("puzzles.id"), nullable=False, index=True),
+    # how it was asked: "rated", "streak", "daily", "own"
+    Column("mode", String(8), nullable=False),
+    Column("served_at", UTCDateTime(), nullable=False, default=utcnow),
+    PrimaryKeyConstraint("player_id", "puzzle_id", name="pk_puzzle_served"),
+)
+"""Which puzzles each player was given (never given again)."""
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("puzzle_id", ForeignKey("puzzles.id"), nullable=False, index=True),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("mode", String(8), nullable=False),
+    Column("actions", JSON, nullable=False),
+    Column("solved", Boolean, nullable=False),
+    Column("yours", Float, nullable=False),
+    # the player's first attempt at the puzzle (only it may be rated)
+    Column("first_try", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    # one first attempt per player and puzzle, whatever races between workers
+    Index(
+        "uq_puzzle_attempts_first",
+        "player_id",
+        "puzzle_id",
+        unique=True,
+        sqlite_where=_FIRST,
+        postgresql_where=_FIRST,
+    ),
+    sqlite_autoincrement=True,
+)
+"""Every attempt at a puzzle, with what it did to the player's rating."""

@@ -41,6 +41,7 @@ from .routes import (
     highscores,
     leagues,
     players,
+    puzzles,
 )
 from .schemas import ErrorResponse
 from .security import (
@@ -243,9 +244,13 @@ def create_app(
     async def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    for module in (health, games, coach, highscores, players, daily, account, challenges, leagues):
-        _document_player_errors(module.router)
-        app.include_router(module.router)
+    for router in (
+        *(m.router for m in (health, games, coach, highscores, players, daily, account)),
+        *(m.router for m in (challenges, leagues, puzzles)),
+        puzzles.me_router,
+    ):
+        _document_player_errors(router)
+        app.include_router(router)
 
     # The client's files (assets.py), for GET and HEAD only: a Mount would answer every method
     # on every path, so a wrong method on an API path would get the files' Allow instead of its

@@ -111,6 +111,10 @@ LIMITS: Final = {
     # challenges' and league invites' codes looked up (guessable, as transfer codes are)
     "links_per_address": Limit("address_links_per_hour", HOUR, 0.5),
     "links_per_network": Limit("network_links_per_hour", HOUR, 0.5),
+    # puzzles given and attempted (a bound on harvesting answers with throwaway players)
+    "puzzles_per_player": Limit("player_puzzles_per_hour", HOUR, 0.25),
+    "puzzles_per_address": Limit("address_puzzles_per_hour", HOUR, 0.25),
+    "puzzles_per_network": Limit("network_puzzles_per_hour", HOUR, 0.25),
     "coach_per_player": Limit("player_coach_per_minute", MINUTE, 1 / 3),
     "coach_per_address": Limit("address_coach_per_minute", MINUTE, 1 / 3),
     # replays: as many as hints and reviews (a finished game's log, to anyone)

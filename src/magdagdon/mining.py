@@ -1,0 +1,157 @@
+"""``magdagdon puzzles mine``: puzzles found in the coach's own games and in a server's games.
+
+Self-play (``--self-play N --seed S``) plays the coach's games ``game_seed(S, i)`` for ``i <
+N`` in each difficulty asked and keeps every turn where one plan stands out
+(:func:`magdagdon.ai.puzzles.analyse`); the same command gives the same puzzles, in the same
+order, byte for byte (``--out FILE.jsonl.gz``: gzip without a timestamp). The starter set
+shipped in the package is made so (its command is in BENCHMARKS.md).
+
+A server's database (the server's settings, ``--env-file``): every finished game not searched
+yet, newest first (``--limit``; a daily once its day is over), yields its public puzzles (the
+turns where the player's plan lost the most and one plan stands out) and the player's own
+("your puzzles": the same turns with a smaller margin, rated apart; a challenge's game only
+these); the game is then marked searched. A systemd timer can run it every hour
+(``deploy/magdagdon-puzzles.timer``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import logging
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from multiprocessing import get_context
+from pathlib import Path
+
+from .ai import puzzles as P
+from .engine import Difficulty
+
+log = logging.getLogger("magdagdon.puzzles")
+
+OWN_MARGIN = 2.0
+"""A turn of the player's own game is one of their puzzles when its best plan beats the next
+by this much (and their plan lost at least :data:`~magdagdon.ai.puzzles.MARGIN`)."""
+
+
+def _mine_one(task: tuple[str, int, int]) -> list[dict[str, object]]:
+    difficulty, seed, index = task
+    found = []
+    player, deep = P.analyst(), P._deep_player()
+    for game, source in P.self_play_game(Difficulty(difficulty), seed, index):
+        puzzle = P.analyse(game, player=player, deep=deep, source=source)
+        if puzzle is not None:
+            found.append(puzzle.to_dict())
+    return found
+
+
+@dataclass
+class Mined:
+    """What a mining run found, and how fast."""
+
+    puzzles: list[dict[str, object]]
+    games: int
+    seconds: float
+    cpu_seconds: float
+
+    @property
+    def per_cpu_minute(self) -> float:
+        """Puzzles found per CPU-minute."""
+        return 60 * len(self.puzzles) / max(self.cpu_seconds, 1e-9)
+
+
+def mine_self_play(
+    difficulties: Iterable[Difficulty], games: int, seed: int, processes: int = 1
+) -> Mined:
+    """The puzzles of ``games`` coach's games per difficulty (module docstring)."""
+    tasks = [(d.value, seed, i) for d in difficulties for i in range(games)]
+    start, cpu = time.perf_counter(), time.process_time()
+    found: list[dict[str, object]] = []
+    if processes > 1:
+        with get_context("spawn").Pool(processes) as pool:
+            for part in pool.imap(_mine_one, tasks):
+                found.extend(part)
+        import resource
+
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        used = children.ru_utime + children.ru_stime
+    else:
+        for task in tasks:
+            found.extend(_mine_one(task))
+        used = time.process_time() - cpu
+    return Mined(found, len(tasks), time.perf_counter() - start, used)
+
+
+def write_puzzles(found: list[dict[str, object]], path: Path) -> None:
+    """One puzzle a line (JSON), gzipped without a timestamp when ``path`` ends in .gz."""
+    text = "".join(json.dumps(p, sort_keys=True, separators=(",", ":")) + "\n" for p in found)
+    if path.suffix == ".gz":
+        buffer = io.BytesIO()
+        with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0) as out:
+            out.write(text.encode())
+        path.write_bytes(buffer.getvalue())
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+def mine_database(
+    store: object, limit: int, player_id: int | None = None, today: date | None = None
+) -> tuple[int, int, int]:
+    """Search up to ``limit`` finished games of a server not searched yet (a player's, or
+    anybody's): (games searched, public puzzles added, own puzzles added). A game that fails
+    is logged and left for the next run."""
+    from .store import Store
+
+    assert isinstance(store, Store)
+    day = today or datetime.now(UTC).date()
+    searched = public = own = 0
+    for game_id, _ in store.unmined_games(player_id, limit, day):
+        try:
+            found_public, found_own = puzzles_of_game(store, game_id)
+            added = store.store_mined(game_id, found_public, found_own, day)
+        except Exception:
+            log.exception("searching the game %s for puzzles failed", game_id)
+            continue
+        searched += 1
+        public += added[0]
+        own += added[1]
+    return searched, public, own
+
+
+def puzzles_of_game(store: object, game_id: str) -> tuple[list[P.Puzzle], list[P.Puzzle]]:
+    """A finished game's public puzzles and its player's own."""
+    from .store import Store
+
+    assert isinstance(store, Store)
+    try:
+        row = store.finished_game(game_id)
+    except LookupError:
+        return [], []
+    return mine_game(row.game, game_id)
+
+
+def mine_game(game: object, game_id: str) -> tuple[list[P.Puzzle], list[P.Puzzle]]:
+    """The public puzzles and the player's own of a finished game (its turns where the
+    player's plan lost at least :data:`~magdagdon.ai.puzzles.MARGIN`, the biggest losses
+    first, three at most of each)."""
+    from .engine import Game
+
+    assert isinstance(game, Game)
+    player, deep = P.analyst(), P._deep_player()
+    public: list[P.Puzzle] = []
+    own: list[P.Puzzle] = []
+    for loss, start, _ in P.player_losses(game, player):
+        if loss < P.MARGIN:
+            break
+        if len(own) < 3:
+            mine = P.analyse(start, margin=OWN_MARGIN, player=player, deep=deep, source="game")
+            if mine is not None:
+                own.append(mine)
+                if len(public) < 3 and mine.margin >= P.MARGIN:
+                    public.append(mine)
+        if len(own) >= 3 and len(public) >= 3:
+            break
+    return public, own
