@@ -15,7 +15,13 @@ LANGUAGES = ("en", "et", "sv")
 
 
 def catalog(language: str) -> dict[str, str]:
+    """The page's catalog with the words of the modules that bring their own (i18n/<module>/,
+    loaded with the module: the first visit does not carry them)."""
     data: dict[str, str] = json.loads((STATIC / "i18n" / f"{language}.json").read_text("utf-8"))
+    for module in sorted(p for p in (STATIC / "i18n").iterdir() if p.is_dir()):
+        more = json.loads((module / f"{language}.json").read_text("utf-8"))
+        assert not set(more) & set(data), f"{module.name} repeats the page's words"
+        data.update(more)
     return data
 
 

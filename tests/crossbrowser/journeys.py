@@ -4,7 +4,8 @@ test_webkit.py run each in their own browser (their classes inherit these method
 
 A whole game to GAME OVER through the page's buttons (a Majda Power, a RUIN) and then its
 replay, a reload in the middle of a turn, the daily to its end with SHARE (the clipboard's text
-read back), SHARE from the daily's list, and a lost connection that the page says and survives;
+read back), SHARE from the daily's list, a puzzle solved by tapping its dice, and a lost
+connection that the page says and survives;
 and that an error in the page would be seen.
 """
 
@@ -202,6 +203,36 @@ class Journeys:
             ".map((n) => n.textContent)"
         )
         assert scores == [number(theirs["final_score"]["total"])] * 2
+
+    def test_a_puzzle_solved_by_tapping_its_dice(self, page: Page) -> None:
+        """A puzzle given to this player (its best plan is dice placed and CONFIRM) shown on
+        PUZZLES: each die tapped onto its square, CONFIRM; the verdict, the rating up, and MY
+        GAMES opens."""
+        from ..api.test_api_puzzles import best_of
+
+        open_game(page)
+        for _ in range(40):
+            puzzle = page.api("GET", "/api/puzzles/next?difficulty=peaceful")
+            plan = best_of(puzzle)
+            if {a["type"] for a in plan} == {"stage", "confirm"}:
+                break
+        page.evaluate(f"() => sessionStorage.setItem('magdagdon-puzzle', '{puzzle['id']}')")
+        page.click("#menu-button")
+        page.click("#sheet [data-intent='open'][data-screen='puzzles']")
+        page.wait_for(".puzzle-board .square")
+        for action in plan[:-1]:
+            page.click(f".puzzle-tray .die[data-die='{action['die']}']")
+            page.click(f".puzzle-board [data-square='{action['cell']}'].legal")
+            page.wait_for(f".puzzle-tray .die[data-die='{action['die']}'].on-board")
+        page.click("#puzzle-confirm:not([disabled])")
+        page.wait_for(".puzzle-verdict.good")
+        page.wait_for_text(".puzzle-rating", "1 of 1 solved")
+        rating = page.api("GET", "/api/players/me/puzzles")["rating"]
+        assert rating["solved"] == 1 and rating["rating"] > 1500
+        page.click("#sheet [data-intent='close']")
+        page.click("#menu-button")
+        page.click("#sheet [data-intent='open'][data-screen='mygames']")
+        page.wait_for_text("#sheet-body", "No finished games yet.")  # (this player has none)
 
     def test_offline_the_page_says_so_and_goes_on_when_back(self, page: Page) -> None:
         """ROLL without a connection: the page says the game is safe and retries; once the

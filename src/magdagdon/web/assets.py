@@ -46,10 +46,12 @@ _NOT_THE_GAMES = (
     "js/account.js",
     "js/challenges.js",
     "js/leagues.js",
+    "js/puzzles.js",
+    "js/mygames.js",
 )
 """The client's scripts the game's page does not import at first (the replay viewer, loaded on
-its own page, the API page's, and the account's, challenges' and leagues' screens, imported
-when first opened): every other module is preloaded with the page."""
+its own page, the API page's, and the account's, challenges', leagues', puzzles' and MY GAMES's
+screens, imported when first opened): every other module is preloaded with the page."""
 
 
 def _etag(body: bytes) -> str:

@@ -3,21 +3,13 @@
 // view draw the game, the dialogs draw the sheet and questions, and the preferences remember.
 
 import { ApiError } from "./api.js";
+import { MODULES, moduleOf } from "./dialogs.js";
 import { loadCatalog, prefetchLanguages, translatePage } from "./i18n.js";
 import { share, shareText } from "./share.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 function hintKey(game) {
   return [game.id, game.turns, game.phase, game.dice.map((d) => d.value).join("")].join("|");
-}
-
-// Which module's screen or intent this is (challenge…, league…), or null.
-function moduleOf(name) {
-  if (typeof name !== "string") return null;
-  const bare = name.startsWith("submit-") ? name.slice("submit-".length) : name; // a form's
-  if (bare.startsWith("challenge")) return "challenges";
-  if (bare.startsWith("league")) return "leagues";
-  return null;
 }
 
 // A challenge's or a league's link in the address (/#challenge=CODE, /#league=INVITE), taken
@@ -62,9 +54,9 @@ export class Controller {
     // (view and screen: account.js and its AccountScreen, once the screen has been opened)
     this.account = { view: null, screen: null, me: null, passkeys: null, sessions: null, code: null, codeInput: "", notice: "", error: "", supported: false };
     if (this.codeFromAddress()) this.pendingScreen = "account";
-    // the screens of their own modules (challenges.js, leagues.js), imported when first opened;
+    // the screens of their own modules (dialogs.js's MODULES), imported when first opened;
     // a challenge's or a league's link (/#challenge=CODE, /#league=INVITE) opens its screen
-    this.modules = { challenges: null, leagues: null, error: "" };
+    this.modules = { error: "" };
     this.link = linkFromAddress();
     if (this.link) this.pendingScreen = this.link.screen;
     // a transfer link pasted into this tab's address bar, the game already open: no reload
@@ -327,7 +319,9 @@ export class Controller {
       case "confirm-no": return this.dialogs.reply(false);
       case "close": return this.close();
       case "open": return this.open(data.screen);
-      case "change": return this.change(data.name, data.value);
+      case "change":
+        if (moduleOf(data.name)) return this.moduleIntent(moduleOf(data.name).name, data.name, data);
+        return this.change(data.name, data.value);
       case "submit-name": return this.saveName(data.name);
       case "scores-difficulty": this.scores.difficulty = data.difficulty; return this.loadScores();
       case "scores-scope": this.scores.scope = data.scope; return this.loadScores();
@@ -344,7 +338,7 @@ export class Controller {
       case "account-delete": return this.accountIntent(intent, data);
     }
     const owner = moduleOf(intent);
-    if (owner) return this.moduleIntent(owner, intent, data);
+    if (owner) return this.moduleIntent(owner.name, intent, data);
     if (!game) return;
     switch (intent) {
       case "roll":
@@ -685,8 +679,15 @@ export class Controller {
     this.stats.data = null;
     this.stats.error = "";
     this.paint();
+    const puzzles = this.api.request("GET", "/api/players/me/puzzles").catch(() => null);
     try {
       this.stats.data = await this.api.stats();
+      // the puzzle rating's chart (drawn by puzzles.js, imported only when there is one)
+      const found = await puzzles;
+      this.stats.puzzles = null;
+      if (found && found.history.length > 1) {
+        this.stats.puzzles = await this.module("puzzles").then((m) => m.chart(found.history), () => null);
+      }
     } catch (error) {
       this.stats.error = this.errorText(error);
     }
@@ -770,11 +771,11 @@ export class Controller {
     return entry.promise;
   }
 
-  // --- the screens of their own modules (challenges.js, leagues.js) ---------------------
+  // --- the screens of their own modules (dialogs.js's MODULES) ---------------------------
 
   async module(name) {
     if (!this.modules[name]) {
-      const loaded = await (name === "challenges" ? import("./challenges.js") : import("./leagues.js"));
+      const loaded = await Object.values(MODULES).find((m) => m.name === name).load();
       this.modules[name] = new loaded.Screens(this);
     }
     return this.modules[name];
@@ -844,7 +845,7 @@ export class Controller {
     this.stats.data = null;
     this.daily.info = null;
     this.shares.clear();
-    for (const name of ["challenges", "leagues"]) this.modules[name]?.reset();
+    for (const { name } of Object.values(MODULES)) this.modules[name]?.reset();
     this.result = { id: null, board: null, waiting: false };
     this.ui.hint = null;
     try {
@@ -863,7 +864,7 @@ export class Controller {
     }
     this.screen = screen;
     const owner = moduleOf(screen);
-    if (owner) return this.moduleOpen(owner, screen);
+    if (owner) return this.moduleOpen(owner.name, screen);
     if (screen === "daily") return this.loadDaily();
     if (screen === "account") {
       this.account.notice = this.account.pendingNotice || "";

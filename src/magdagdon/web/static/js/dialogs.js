@@ -27,12 +27,29 @@ const SCREENS = {
     account.error ? el("p", { class: "error-text", role: "alert", text: account.error }) : el("p", { text: t("loading") })]),
 };
 
-// The screens of the modules imported when first opened (challenges.js, leagues.js): their
-// own sheets once loaded, "Loading…" (or why the module did not come) until then.
+// The screens with modules of their own, imported when one of them first opens: the start of
+// their screens' and intents' names → the module's name, its title, and its import.
+export const MODULES = {
+  challenge: { name: "challenges", title: "title_challenges", load: () => import("./challenges.js") },
+  league: { name: "leagues", title: "title_leagues", load: () => import("./leagues.js") },
+  puzzle: { name: "puzzles", title: "title_puzzles", load: () => import("./puzzles.js") },
+  mygames: { name: "mygames", title: "title_mygames", load: () => import("./mygames.js") },
+};
+
+// Which module's screen or intent this is (its MODULES entry), or null.
+export function moduleOf(name) {
+  if (typeof name !== "string") return null;
+  const bare = name.startsWith("submit-") ? name.slice("submit-".length) : name; // a form's
+  for (const [prefix, module] of Object.entries(MODULES)) if (bare.startsWith(prefix)) return module;
+  return null;
+}
+
+// A module's screen: its own sheet once loaded, "Loading…" (or why the module did not come)
+// until then.
 function moduleScreen(screen) {
-  const name = screen.startsWith("challenge") ? "challenges" : screen.startsWith("league") ? "leagues" : null;
-  if (!name) return null;
-  return ({ t, modules }) => (modules[name] ? modules[name].sheet(screen, t) : [t(name === "challenges" ? "title_challenges" : "title_leagues"),
+  const module = moduleOf(screen);
+  if (!module) return null;
+  return ({ t, modules }) => (modules[module.name] ? modules[module.name].sheet(screen, t) : [t(module.title),
     modules.error ? el("p", { class: "error-text", role: "alert", text: modules.error }) : el("p", { text: t("loading") })]);
 }
 
@@ -112,7 +129,7 @@ export class Dialogs {
 // A selector for "the same control" in the sheet drawn again: its data-focus name when it has
 // one (a control whose other attributes change, like PREVIOUS DAY's date), else its id, else
 // its tag with the data attributes that say what it does.
-const SAME = ["data-intent", "data-screen", "data-difficulty", "data-scope", "data-game", "data-date", "data-change", "data-replay-link", "data-code", "data-by", "data-member"];
+const SAME = ["data-intent", "data-screen", "data-difficulty", "data-scope", "data-game", "data-date", "data-change", "data-replay-link", "data-code", "data-by", "data-member", "data-mode", "data-die", "data-square"];
 
 function focusKey(node) {
   const named = node.getAttribute("data-focus");

@@ -48,6 +48,7 @@ function translator(catalog, language) {
     return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
   };
   t.language = language;
+  t.extend = (more) => Object.assign(catalog, more); // a module's own words (puzzles.js)
   const decimal = new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
   t.decimal = (x) => decimal.format(x).replace("-", "−"); // 12,5 in Estonian and Swedish; a minus sign
   t.number = (n) => String(n).replace("-", "−"); // a score below zero: −10, not -10

@@ -15,6 +15,8 @@ export function menu(t, { onDaily = false } = {}) {
     button("how-to-play", t("how_to_play")),
     button("open", t("high_scores"), { "data-screen": "scores" }),
     button("open", t("statistics"), { "data-screen": "stats" }),
+    button("open", t("puzzles"), { "data-screen": "puzzles" }),
+    button("open", t("my_games"), { "data-screen": "mygames" }),
     button("open", t("challenges"), { "data-screen": "challenges" }),
     button("open", t("leagues"), { "data-screen": "leagues" }),
     button("open", t("account"), { "data-screen": "account" }),

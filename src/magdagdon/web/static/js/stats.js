@@ -69,7 +69,7 @@ function numbers(pairs) {
     ...pairs.map(([label, value]) => el("div", {}, el("dt", { text: label }), el("dd", { class: "num", text: value }))));
 }
 
-export function statsSheet(t, { difficulty, data, error }) {
+export function statsSheet(t, { difficulty, data, error, puzzles = null }) {
   const title = t("title_statistics");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
@@ -119,5 +119,6 @@ export function statsSheet(t, { difficulty, data, error }) {
       [t("stats_best_streak"), String(daily.best_streak)],
     ]),
     daily.played ? null : el("p", { class: "empty-state", text: t("stats_daily_empty") }));
+  if (puzzles) out.push(el("h3", { id: "stats-puzzles", text: t("stats_puzzle_rating") }), puzzles(t));
   return out;
 }
