@@ -91,7 +91,7 @@ def threshold(args: argparse.Namespace) -> None:
 
 def grading(args: argparse.Namespace) -> None:
     """Grading latency on the starter set."""
-    from magdagdon.store.puzzles import starter_puzzles
+    from magdagdon.ai.puzzles import starter_puzzles
 
     puzzles = starter_puzzles()
     rng = random.Random(1)

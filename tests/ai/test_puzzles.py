@@ -13,12 +13,11 @@ from magdagdon.ai.coach import _canonical
 from magdagdon.ai.strong import StrongPlayer
 from magdagdon.engine import Action, Difficulty, Game, Phase
 from magdagdon.mining import mine_self_play
-from magdagdon.store.puzzles import puzzle_key, starter_puzzles
 
 
 @cache
 def starter() -> list[P.Puzzle]:
-    return starter_puzzles()
+    return P.starter_puzzles()
 
 
 @cache
@@ -36,7 +35,7 @@ def test_the_starter_set_has_two_thousand_puzzles_over_the_three_difficulties() 
     by_level = {d: sum(1 for p in found if p.position.difficulty is d) for d in Difficulty}
     assert min(by_level.values()) >= 300, by_level
     # (two games may meet the same roll on the same board: such a puzzle is loaded once)
-    assert len({puzzle_key(p, None) for p in found}) >= 2000
+    assert len({str(p.position.to_dict()) for p in found}) >= 2000
 
 
 def test_every_starter_puzzle_stands_out_as_a_puzzle_must() -> None:

@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, text
 
 from magdagdon.ai import puzzles as P
 from magdagdon.ai.coach import _canonical
+from magdagdon.ai.puzzles import starter_puzzles
 from magdagdon.engine import Game
 from magdagdon.settings import Settings
-from magdagdon.store.puzzles import starter_puzzles
 from magdagdon.web.app import create_app
 
 from ..utils.api import Client, new_game, play_to_end

@@ -135,7 +135,11 @@ def test_the_puzzle_fits_a_phone(
             puzzle = given_puzzle(phone, live_server, "survival")
             open_puzzle(phone, live_server, puzzle)
             stage = best_of(puzzle)[0]
-            phone.locator(f".puzzle-tray .die[data-die='{stage['die']}']").click()
+            chosen = f".puzzle-tray .die[data-die='{stage['die']}']"
+            phone.locator(chosen).click()
+            phone.locator(f"{chosen}[aria-pressed='true']").wait_for()
+            # (the sheet is drawn again when the rating's line arrives: measured once it has)
+            phone.wait_for_load_state("networkidle")
             for part in (".puzzle-board", ".puzzle-tray", "#puzzle-confirm"):
                 fits(phone, phone.locator(f"#sheet {part}"), width, height)
             screenshot(phone, f"puzzle-{language}-{scheme}-{width}x{height}")

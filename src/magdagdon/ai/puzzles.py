@@ -34,9 +34,12 @@ the options were: solved when it is the best plan or within :data:`TOLERANCE` of
 
 from __future__ import annotations
 
+import gzip
+import json
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, Final
 
 from ..engine import (
@@ -54,7 +57,7 @@ from ..engine import (
 )
 from ..engine.actions import TURN_ENDING
 from ..engine.scoring import LINES
-from .coach import _canonical
+from .coach import _distinct
 from .rolls import ROLLS
 from .simulate import game_seed
 from .strong import Option, StrongPlayer
@@ -202,6 +205,18 @@ ANALYST_BREADTH: Final = 40
 searches 30)."""
 
 
+STARTER: Final = "starter.jsonl.gz"
+"""The starter set's file, in the package's ``data`` folder (one puzzle a line, as
+:meth:`Puzzle.to_dict` writes it): ``magdagdon puzzles mine --self-play`` made it."""
+
+
+def starter_puzzles() -> list[Puzzle]:
+    """The starter set shipped in the package (the store loads it into a new server)."""
+    data = resources.files("magdagdon") / "data" / STARTER
+    with data.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
+        return [Puzzle.from_dict(json.loads(line)) for line in lines if line.strip()]
+
+
 def analyst() -> StrongPlayer:
     """The strong player as puzzles use it: the best :data:`ANALYST_BREADTH` options searched
     one roll deep at every stage, and no power option held back by a margin (the coach wants a
@@ -216,18 +231,7 @@ def _deep_player() -> StrongPlayer:
 
 def plans(game: Game, player: StrongPlayer | None = None) -> list[Option]:
     """The distinct plans of a turn just rolled, best first, each valued by the search."""
-    options = (player or analyst()).options(game)
-    seen: set[Any] = set()
-    out = []
-    for option in options:
-        if option.after is not None:
-            key: Any = (_canonical(option.after), option.powers_left)
-        else:
-            key = tuple(map(str, option.prefix))
-        if key not in seen:
-            seen.add(key)
-            out.append(option)
-    return out
+    return _distinct((player or analyst()).options(game))
 
 
 def deep_value(game: Game, option: Option, player: StrongPlayer | None = None) -> float:

@@ -26,7 +26,6 @@ puzzle, so two attempts racing on two workers rate once.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import random
@@ -34,7 +33,6 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
-from importlib import resources
 from typing import Any, Final
 
 from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text, update
@@ -42,7 +40,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
-from ..ai.puzzles import THEMES, Grade, Puzzle
+from ..ai.puzzles import THEMES, Grade, Puzzle, starter_puzzles
 from ..engine import Difficulty
 from ..ratings import Rating, attempt
 from .db import Database
@@ -60,8 +58,6 @@ from .models import (
 
 STARTED: Final = "starter:"
 """The source of a starter puzzle begins so (then where it was found)."""
-STARTER: Final = "starter.jsonl.gz"
-"""The starter set's file, in this package's ``data`` folder (one puzzle a line)."""
 MODES: Final = ("rated", "streak", "daily", "own")
 """How a puzzle is asked: rated (the public pool, by rating), STREAK (harder each time, not
 rated), the daily puzzle, the player's own."""
@@ -96,13 +92,6 @@ def puzzle_key(puzzle: Puzzle, owner: int | None) -> str:
     """The puzzle's position with its owner, hashed: loaded once."""
     text = json.dumps([puzzle.position.to_dict(), owner], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def starter_puzzles() -> list[Puzzle]:
-    """The starter set shipped in the package."""
-    data = resources.files("magdagdon") / "data" / STARTER
-    with data.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
-        return [Puzzle.from_dict(json.loads(line)) for line in lines if line.strip()]
 
 
 @dataclass(frozen=True)
