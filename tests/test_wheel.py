@@ -79,7 +79,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     source = base / "source"
     ignore = shutil.ignore_patterns(*BUILD_ARTIFACTS)
     shutil.copytree(ROOT / "src", source / "src", ignore=ignore)
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, source / name)
     dist = base / "dist"
     _pip(sys.executable, "wheel", "--no-deps", "--quiet", "-w", str(dist), str(source), cwd=base)
@@ -118,6 +118,13 @@ def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> No
     assert "magdagdon/ai/networks/networks.json" in sources
     assert "magdagdon/data/starter.jsonl.gz" in sources
     assert sources - carried == set()
+    # the licence, with the copyright holder, and the Unicode data's beside its file
+    licences = [name for name in carried if ".dist-info/licenses/" in name]
+    assert any(name.endswith("/LICENSE") for name in licences), licences
+    assert "magdagdon/names/UNICODE-LICENSE.txt" in carried
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        text = wheel.read(next(n for n in licences if n.endswith("/LICENSE"))).decode()
+    assert text.startswith("MIT License") and "Copyright (c) 2026 the MAGDAGDON authors" in text
 
 
 def test_the_installed_package_is_not_the_checkout(installed: Installed) -> None:

@@ -19,7 +19,18 @@ decisions at die level.
 
 Parameters: ``difficulty`` (``"peaceful"``, ``"survival"``, ``"nightmare"``), ``turn_level``
 (bool), ``board`` (the board to start from, in the engine's notation, e.g. an end-game
-position ``"3456/3456/3456/34.."``) and ``powers_used``.
+position ``"3456/3456/3456/34.."``), ``powers_used``, and ``rewards``: ``"steps"`` (the
+default: a reward at every step, the change of the score) or ``"terminal"`` (OpenSpiel's
+terminal-reward form, which its MCTS bots ask for: no reward until the end, then the whole
+return).
+
+>>> from open_spiel.python.algorithms import mcts
+>>> ending = pyspiel.load_game("python_magdagdon",
+...                            {"board": "3456/3456/3456/34..", "rewards": "terminal"})
+>>> bot = mcts.MCTSBot(ending, 2, 10, mcts.RandomRolloutEvaluator(1))
+>>> state = ending.new_initial_state(); state.apply_action(125)
+>>> bot.step(state) in state.legal_actions()
+True
 """
 
 from __future__ import annotations
@@ -39,28 +50,40 @@ _DEFAULT_PARAMS: Final[dict[str, Any]] = {
     "turn_level": False,
     "board": "..../..../..../....",
     "powers_used": 0,
+    "rewards": "steps",
 }
 MIN_SCORE: Final = -15 * 16 - 70
 """No score is lower: sixteen RUINS and the dearest powers."""
 MAX_SCORE: Final = 2 * 6 * 16 + 8 * 60
 """No score is higher: sixes everywhere (each counts twice) and a STRAIGHT on every line."""
 
-_GAME_TYPE: Final = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="MAGDAGDON",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.REWARDS,
-    max_num_players=1,
-    min_num_players=1,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULT_PARAMS,
-)
+REWARD_MODELS: Final = {
+    "steps": pyspiel.GameType.RewardModel.REWARDS,
+    "terminal": pyspiel.GameType.RewardModel.TERMINAL,
+}
+"""The ``rewards`` parameter's values and the reward model each declares."""
+
+
+def _game_type(rewards: str) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="MAGDAGDON",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=REWARD_MODELS[rewards],
+        max_num_players=1,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_DEFAULT_PARAMS,
+    )
+
+
+_GAME_TYPE: Final = _game_type("steps")
 
 
 class MagdagdonGame(pyspiel.Game):  # type: ignore[misc]
@@ -73,11 +96,16 @@ class MagdagdonGame(pyspiel.Game):  # type: ignore[misc]
         self.turn_level = bool(params["turn_level"])
         self.board = Board.parse(params["board"])
         self.powers_used = int(params["powers_used"])
+        if params["rewards"] not in REWARD_MODELS:
+            raise ValueError(
+                f"rewards is one of {', '.join(REWARD_MODELS)}, not {params['rewards']!r}"
+            )
+        self.terminal_rewards = params["rewards"] == "terminal"
         self.start = Game.from_position(self.difficulty, self.board, powers_used=self.powers_used)
         self.start = self.start.search_copy()
         turns = 16 + self.difficulty.powers
         super().__init__(
-            _GAME_TYPE,
+            _game_type(params["rewards"]),
             pyspiel.GameInfo(
                 num_distinct_actions=enc.NUM_TURN_ACTIONS if self.turn_level else enc.NUM_ACTIONS,
                 max_chance_outcomes=enc.MAX_CHANCE_OUTCOMES,
@@ -108,6 +136,7 @@ class MagdagdonState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: MagdagdonGame) -> None:
         """The game's initial state."""
         super().__init__(game)
+        self.terminal_rewards = game.terminal_rewards
         self.play = enc.EncodedGame(
             game.difficulty, turn_level=game.turn_level, game=game.start.copy()
         )
@@ -154,7 +183,10 @@ class MagdagdonState(pyspiel.State):  # type: ignore[misc]
 
     def rewards(self) -> list[float]:
         """The change of the score since the last decision node (the last decision and the
-        chance nodes after it)."""
+        chance nodes after it); with terminal rewards, nothing until the end, then the
+        return."""
+        if self.terminal_rewards:
+            return self.returns() if self.play.is_terminal() else [0.0]
         return [self._reward]
 
     def returns(self) -> list[float]:

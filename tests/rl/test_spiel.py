@@ -6,6 +6,7 @@ from __future__ import annotations
 import doctest
 import random
 
+import numpy as np
 import pytest
 
 from magdagdon.engine import Board, score_board
@@ -68,3 +69,41 @@ def test_the_return_is_the_engines_score() -> None:
 
 def test_the_modules_examples_run() -> None:
     assert doctest.testmod(mspiel).failed == 0
+
+
+ENDING = {"board": "3456/3456/3456/34..", "rewards": "terminal"}
+"""The last two squares of a PEACEFUL board, in OpenSpiel's terminal-reward form."""
+
+
+def test_the_terminal_reward_form_declares_itself_and_pays_at_the_end() -> None:
+    steps = pyspiel.load_game("python_magdagdon")
+    terminal = pyspiel.load_game("python_magdagdon", {"rewards": "terminal"})
+    assert steps.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+    assert terminal.get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    rng = random.Random(4)
+    state = terminal.new_initial_state()
+    while not state.is_terminal():
+        assert state.rewards() == [0.0]
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert state.rewards() == state.returns() and state.returns()[0] != 0.0
+    with pytest.raises(ValueError, match="rewards is one of"):
+        pyspiel.load_game("python_magdagdon", {"rewards": "sometimes"})
+
+
+def test_openspiels_mcts_bot_plays_it_to_the_end() -> None:
+    """OpenSpiel's own MCTS bot refused the step-reward form ("Game must have terminal
+    rewards"); it plays the terminal one, through evaluate_bots too."""
+    from open_spiel.python.algorithms import evaluate_bots, mcts
+
+    game = pyspiel.load_game("python_magdagdon", ENDING)
+    bot = mcts.MCTSBot(game, 2, 20, mcts.RandomRolloutEvaluator(1, np.random.RandomState(3)))
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), [bot], np.random.RandomState(5))
+    # the return is the score gained from the start: the two last squares' worth
+    start = score_board(Board.parse(ENDING["board"])).total
+    assert len(returns) == 1 and mspiel.MIN_SCORE <= start + returns[0] <= mspiel.MAX_SCORE
+    with pytest.raises(ValueError, match="terminal rewards"):
+        mcts.MCTSBot(pyspiel.load_game("python_magdagdon"), 2, 20, mcts.RandomRolloutEvaluator(1))
