@@ -179,8 +179,10 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        """Play an id; the dice of any chance node after it come from the game's seed."""
-        action_id = int(action)
+        """Play an id; the dice of any chance node after it come from the game's seed. The id is
+        a whole number (an int, a NumPy integer or a 0-d integer array), as the Discrete action
+        space holds: anything else (``"3"``, ``1.7``, ``True``) is a TypeError."""
+        action_id = _action_id(action)
         if not (0 <= action_id < self._mask.size and self._mask[action_id]):
             return self._obs.copy(), 0.0, False, False, self._info(illegal=True)
         if self._fast is not None:
@@ -310,6 +312,15 @@ if ENV_ID not in gymnasium.registry:
         max_episode_steps=MAX_GAME_ACTIONS,
         order_enforce=True,
     )
+
+
+def _action_id(action: object) -> int:
+    """An action of the Discrete space as an int (TypeError for anything else)."""
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action[()]
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise TypeError(f"an action is a whole number of the action space, not {action!r}")
+    return int(action)
 
 
 __all__ = ["ENV_ID", "MagdagdonEnv", "afterstates", "make_vec", "picture"]

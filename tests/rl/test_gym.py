@@ -87,6 +87,20 @@ def test_an_illegal_action_changes_nothing() -> None:
     assert info["illegal"]
 
 
+@pytest.mark.parametrize("action", ["3", 1.7, 3.0, True, None, [3]])
+def test_an_action_that_is_no_whole_number_is_refused(action: Any) -> None:
+    """As the Discrete space holds only whole numbers (it was cast with int() before)."""
+    env = gymnasium.make("Magdagdon-v0", difficulty="nightmare").unwrapped
+    _, info = env.reset(seed=4)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    with pytest.raises(TypeError, match="whole number"):
+        env.step(action)
+    for same in (legal, np.int64(legal), np.array(legal)):  # an int, NumPy's, a 0-d array
+        again = env.unwrapped
+        again.reset(seed=4)
+        assert not again.step(same)[4].get("illegal")
+
+
 def test_it_is_made_without_importing_it_and_in_vectors() -> None:
     env = gymnasium.make("magdagdon.gym:Magdagdon-v0", difficulty="survival", turn_level=True)
     assert env.action_space.n == 158 + 17**4
