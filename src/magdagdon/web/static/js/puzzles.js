@@ -102,20 +102,21 @@ export class Puzzles {
       this.error = this.t("screen_not_loaded");
       return this.c.paint();
     }
+    // the rating's line first: the puzzle is then drawn once, not again under a tap
+    await this.loadSummary(false);
     if (!this.puzzle) {
       let kept = null;
       try { kept = sessionStorage.getItem(KEPT); } catch { /* none */ }
       if (kept) await this.show(() => this.request("GET", `/api/puzzles/${encodeURIComponent(kept)}`), true);
       else await this.next();
     } else this.c.paint();
-    this.loadSummary();
   }
 
-  async loadSummary() {
+  async loadSummary(paint = true) {
     try {
       this.summary = await this.request("GET", "/api/players/me/puzzles");
     } catch { /* the line stays as it was */ }
-    if (this.c.screen === "puzzles") this.c.paint();
+    if (paint && this.c.screen === "puzzles") this.c.paint();
   }
 
   async next() {
@@ -268,13 +269,13 @@ export class Puzzles {
       try { sessionStorage.removeItem(KEPT); } catch { /* none */ }
       this.error = "";
       this.c.view.announce(this.t(this.result.solved ? "puzzle_solved" : "puzzle_missed"));
+      await this.loadSummary(false); // (the rating's line with the verdict, in one paint)
     } catch (error) {
       this.error = this.c.errorText(error);
     } finally {
       this.busy = false;
     }
     this.c.paint();
-    this.loadSummary();
   }
 
   // --- drawing ---------------------------------------------------------------------------------
