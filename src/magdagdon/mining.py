@@ -143,15 +143,12 @@ def mine_game(game: object, game_id: str) -> tuple[list[P.Puzzle], list[P.Puzzle
     player, deep = P.analyst(), P._deep_player()
     public: list[P.Puzzle] = []
     own: list[P.Puzzle] = []
-    for loss, start, _ in P.player_losses(game, player):
-        if loss < P.MARGIN:
+    for loss, start, found in P.player_losses(game, player):
+        if loss < P.MARGIN or len(own) == 3:  # (a public puzzle is one of the own ones)
             break
-        if len(own) < 3:
-            mine = P.analyse(start, margin=OWN_MARGIN, player=player, deep=deep, source="game")
-            if mine is not None:
-                own.append(mine)
-                if len(public) < 3 and mine.margin >= P.MARGIN:
-                    public.append(mine)
-        if len(own) >= 3 and len(public) >= 3:
-            break
+        mine = P.analyse(start, margin=OWN_MARGIN, deep=deep, source="game", found=found)
+        if mine is not None:
+            own.append(mine)
+            if mine.margin >= P.MARGIN:
+                public.append(mine)
     return public, own

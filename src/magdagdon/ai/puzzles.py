@@ -317,9 +317,12 @@ def analyse(
     player: StrongPlayer | None = None,
     deep: StrongPlayer | None = None,
     source: str = "",
+    found: list[Option] | None = None,
 ) -> Puzzle | None:
-    """The puzzle of a turn just rolled, or None when no plan stands out there."""
-    found = plans(game, player)
+    """The puzzle of a turn just rolled, or None when no plan stands out there (``found``:
+    its :func:`plans`, when they were searched already)."""
+    if found is None:
+        found = plans(game, player)
     if len(found) < MIN_PLANS or found[0].value - found[1].value < margin:
         return None
     candidates = found[:DEEP_CANDIDATES]
@@ -469,9 +472,9 @@ def turns_of(game: Game) -> Iterator[tuple[Game, list[Action]]]:
 
 def player_losses(
     game: Game, player: StrongPlayer | None = None
-) -> list[tuple[float, Game, list[Action]]]:
+) -> list[tuple[float, Game, list[Option]]]:
     """Each turn of a finished game with what the player's plan lost to the best plan (points
-    of expected final score), the biggest loss first."""
+    of expected final score) and the turn's plans, the biggest loss first."""
     strong = player or analyst()
     out = []
     for start, played in turns_of(game):
@@ -482,6 +485,6 @@ def player_losses(
             yours = plan_value(Position.of(start), played, strong)
         except PlanRefused:
             continue  # a turn cut short by the end of the log
-        out.append((found[0].value - yours, start, played))
+        out.append((found[0].value - yours, start, found))
     out.sort(key=lambda x: -x[0])
     return out

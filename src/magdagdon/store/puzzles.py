@@ -30,7 +30,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any, Final
@@ -77,10 +77,6 @@ HISTORY: Final = 200
 
 class PuzzleNotFound(LookupError):
     """No such puzzle for this player (or none left to give)."""
-
-
-class PuzzleNotServed(Exception):
-    """A puzzle attempted that the player was not given."""
 
 
 def theme_mask(themes: Iterable[str]) -> int:
@@ -254,11 +250,8 @@ def load_starter(db: Database) -> int:
         if c.scalar(select(puzzles.c.id).where(puzzles.c.source.startswith(STARTED)).limit(1)):
             return 0
     found = [replace(p, source=f"{STARTED}{p.source}") for p in starter_puzzles()]
-    try:
-        with db.transaction(write=True) as c:
-            added = insert_puzzles(c, found)
-    except IntegrityError:
-        return 0
+    with db.transaction(write=True) as c:  # (a racing loader's rows are skipped)
+        added = insert_puzzles(c, found)
     _analyze(db)
     return added
 
@@ -446,17 +439,10 @@ class Puzzles:
     # --- attempts -----------------------------------------------------------------------------
 
     def attempt_puzzle(
-        self,
-        player_id: int,
-        puzzle_id: int,
-        actions: list[dict[str, Any]],
-        graded: Callable[[PuzzleRow], Grade],
+        self, player_id: int, row: PuzzleRow, actions: list[dict[str, Any]], grade: Grade
     ) -> AttemptResult:
-        """Record an attempt graded by ``graded`` (called with the puzzle, outside any
-        transaction; its PlanRefused passes through, nothing written). PuzzleNotServed for a
-        puzzle the player was not given."""
-        row = self.given_puzzle(player_id, puzzle_id)  # PuzzleNotFound → not given
-        grade = graded(row)
+        """Record the player's attempt at a puzzle given them (``row``, from
+        :meth:`given_puzzle`), graded outside any transaction (``grade``)."""
         for first_allowed in (True, False):
             try:
                 return self._record(player_id, row, actions, grade, first_allowed)

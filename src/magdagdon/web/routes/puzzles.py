@@ -372,11 +372,9 @@ async def attempt(
     if graded[0] == "refused":
         raise ApiError(422, graded[1], graded[2])
     _, yours, solved, board = graded
+    grade = P.Grade(yours, row.best_value, solved)
     result: AttemptResult = await _asked(
-        store,
-        lambda: store.attempt_puzzle(
-            player, puzzle_id, actions, lambda _: P.Grade(yours, row.best_value, solved)
-        ),
+        store, lambda: store.attempt_puzzle(player, row, actions, grade)
     )
     return AttemptView(
         solved=result.solved,
