@@ -14,6 +14,12 @@ Prints figures; asserts nothing.
 - *gym*: ``gymnasium.make("Magdagdon-v0")`` with its wrappers, a random agent choosing among
   ``info["action_mask"]`` (on the C fast path).
 - *fast*: :func:`magdagdon.engine.fast.random_games`, whole games inside C.
+- *spiel*: ``pyspiel.load_game("python_magdagdon", {..., "engine": E})``, a random player
+  through OpenSpiel's state (``legal_actions``, ``apply_action``, ``chance_outcomes``) on
+  the pure-Python engine (the game's only engine before issue 37) and on the C fast path;
+  steps are decisions, as the other rows count them. Then OpenSpiel's Python MCTS bot
+  (``--mcts`` simulations of one random rollout, terminal rewards) on both: CPU seconds a
+  decision (needs the ``[spiel]`` extra; skipped with a word without it).
 """
 
 from __future__ import annotations
@@ -107,6 +113,56 @@ def fast_games(difficulty: str) -> Run:
     return run
 
 
+def spiel(difficulty: str, engine: str, turn_level: bool = False) -> Run:
+    import pyspiel
+
+    import magdagdon.spiel  # noqa: F401 - registers the game
+
+    params = {"difficulty": difficulty, "turn_level": turn_level, "engine": engine}
+    game = pyspiel.load_game("python_magdagdon", params)
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        rng, steps, games = random.Random(0), 0, 0
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(rng.choices(outcomes, probabilities)[0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[rng.randrange(len(legal))])
+                    steps += 1
+            games += 1
+        return steps, games, time.process_time() - start
+
+    return run
+
+
+def mcts_decision(difficulty: str, engine: str, simulations: int, decisions: int) -> float:
+    """CPU seconds a decision of OpenSpiel's Python MCTS bot (turn level, terminal rewards,
+    one random rollout a simulation), the median over ``decisions`` first decisions."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts
+
+    import magdagdon.spiel  # noqa: F401 - registers the game
+
+    params = {"difficulty": difficulty, "turn_level": True, "rewards": "terminal"}
+    game = pyspiel.load_game("python_magdagdon", {**params, "engine": engine})
+    evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
+    bot = mcts.MCTSBot(game, 2, simulations, evaluator, random_state=np.random.RandomState(1))
+    times = []
+    for k in range(decisions):
+        state = game.new_initial_state()
+        state.apply_action(k % len(state.chance_outcomes()))
+        start = time.process_time()
+        bot.step(state)
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
 def measure(run: Run, seconds: float, repeats: int) -> tuple[float, float]:
     """Median steps per CPU second and games per CPU second over ``repeats`` runs."""
     figures = [run(seconds) for _ in range(repeats)]
@@ -121,6 +177,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--difficulty", default="peaceful")
+    parser.add_argument("--mcts", type=int, default=100, help="MCTS simulations a decision")
     args = parser.parse_args()
     level = args.difficulty
     runs: list[tuple[str, Run]] = [
@@ -133,11 +190,27 @@ def main() -> None:
     ]
     if fast.AVAILABLE:
         runs.append(("fast.random_games (C)", fast_games(level)))
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("OpenSpiel rows skipped: pyspiel is not installed (the [spiel] extra)")
+        spiel_engines: list[str] = []
+    else:
+        spiel_engines = ["python", "c"] if fast.AVAILABLE else ["python"]
+    for engine in spiel_engines:
+        for turn_level in (False, True):
+            name = f"spiel, {'turn' if turn_level else 'die'} level ({engine} engine)"
+            runs.append((name, spiel(level, engine, turn_level)))
     print(f"{level.upper()}: random play, medians of {args.repeats} runs of {args.seconds} s")
     print(f"{'':48} {'steps/s':>10} {'games/s':>10}")
     for name, run in runs:
         steps, games = measure(run, args.seconds, args.repeats)
         print(f"{name:48} {steps:10,.0f} {games:10,.1f}")
+    for engine in spiel_engines:
+        seconds = mcts_decision(level, engine, args.mcts, args.repeats)
+        print(
+            f"spiel MCTS, {args.mcts} simulations ({engine} engine): {seconds:.3f} CPU s a decision"
+        )
 
 
 if __name__ == "__main__":

@@ -19,10 +19,23 @@ decisions at die level.
 
 Parameters: ``difficulty`` (``"peaceful"``, ``"survival"``, ``"nightmare"``), ``turn_level``
 (bool), ``board`` (the board to start from, in the engine's notation, e.g. an end-game
-position ``"3456/3456/3456/34.."``), ``powers_used``, and ``rewards``: ``"steps"`` (the
+position ``"3456/3456/3456/34.."``), ``powers_used``, ``rewards``: ``"steps"`` (the
 default: a reward at every step, the change of the score) or ``"terminal"`` (OpenSpiel's
 terminal-reward form, which its MCTS bots ask for: no reward until the end, then the whole
-return).
+return), and ``engine``: ``"auto"`` (the default: the engine's C fast path,
+:mod:`magdagdon.engine.fast`, when it is built, else the pure-Python engine), ``"c"``
+(insist) or ``"python"`` (the reference). Both play the same game: the same legal ids,
+observations, strings and rewards (the tests compare them).
+
+``rewards()`` is the change of the score since the last decision node (a chance node
+changes no score: the REROLL's penalty is paid when it is chosen): read it at decision
+nodes and at the end, as OpenSpiel's ``random_sim_test`` and ``rl_environment`` do, and the
+rewards sum to the return. (Read after a chance node too, it repeats the decision's.)
+
+The information state is the history (perfect recall, as OpenSpiel asks of it): its string
+is the position followed by every action since the start; the position alone (the
+observation, a Markov state) is the observation string and tensor. No information-state
+tensor is declared: learn from the observation tensor.
 
 >>> from open_spiel.python.algorithms import mcts
 >>> ending = pyspiel.load_game("python_magdagdon",
@@ -40,7 +53,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel
 
-from .engine import MAX_GAME_ACTIONS, Board, Difficulty, Game
+from .engine import MAX_GAME_ACTIONS, Board, Difficulty, Game, fast
 from .engine import encoding as enc
 from .engine.dice import outcomes
 
@@ -51,6 +64,7 @@ _DEFAULT_PARAMS: Final[dict[str, Any]] = {
     "board": "..../..../..../....",
     "powers_used": 0,
     "rewards": "steps",
+    "engine": "auto",
 }
 MIN_SCORE: Final = -15 * 16 - 70
 """No score is lower: sixteen RUINS and the dearest powers."""
@@ -62,6 +76,10 @@ REWARD_MODELS: Final = {
     "terminal": pyspiel.GameType.RewardModel.TERMINAL,
 }
 """The ``rewards`` parameter's values and the reward model each declares."""
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+ENGINES: Final = ("auto", "c", "python")
+"""The ``engine`` parameter's values."""
 
 
 def _game_type(rewards: str) -> pyspiel.GameType:
@@ -76,7 +94,7 @@ def _game_type(rewards: str) -> pyspiel.GameType:
         max_num_players=1,
         min_num_players=1,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_DEFAULT_PARAMS,
@@ -101,6 +119,12 @@ class MagdagdonGame(pyspiel.Game):  # type: ignore[misc]
                 f"rewards is one of {', '.join(REWARD_MODELS)}, not {params['rewards']!r}"
             )
         self.terminal_rewards = params["rewards"] == "terminal"
+        if params["engine"] not in ENGINES:
+            raise ValueError(f"engine is one of {', '.join(ENGINES)}, not {params['engine']!r}")
+        if params["engine"] == "c" and not fast.AVAILABLE:
+            raise ValueError("engine 'c': the C fast path is not built (see magdagdon.engine.fast)")
+        self.use_fast = fast.AVAILABLE and params["engine"] != "python"
+        """Whether states play on the engine's C fast path."""
         self.start = Game.from_position(self.difficulty, self.board, powers_used=self.powers_used)
         self.start = self.start.search_copy()
         turns = 16 + self.difficulty.powers
@@ -125,31 +149,51 @@ class MagdagdonGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> MagdagdonObserver:
-        """The observer of states (the same for observations and information states: the
-        game is of perfect information and its state is all that matters)."""
-        return MagdagdonObserver(params)
+        """The observer of states: of the position, or with ``iig_obs_type.perfect_recall``
+        (OpenSpiel's information state) of the history too."""
+        recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return MagdagdonObserver(params, perfect_recall=recall)
 
 
 class MagdagdonState(pyspiel.State):  # type: ignore[misc]
-    """A position: an :class:`~magdagdon.engine.encoding.EncodedGame` without a stream."""
+    """A position: a :class:`~magdagdon.engine.fast.FastGame` (on the C fast path) or an
+    :class:`~magdagdon.engine.encoding.EncodedGame`, without a stream."""
 
     def __init__(self, game: MagdagdonGame) -> None:
         """The game's initial state."""
         super().__init__(game)
         self.terminal_rewards = game.terminal_rewards
-        self.play = enc.EncodedGame(
-            game.difficulty, turn_level=game.turn_level, game=game.start.copy()
+        self.play: fast.FastGame | enc.EncodedGame = (
+            fast.FastGame.from_game(game.start, turn_level=game.turn_level)
+            if game.use_fast
+            else enc.EncodedGame(
+                game.difficulty, turn_level=game.turn_level, game=game.start.copy()
+            )
         )
         self._reward = 0.0
         self._start = self._score = self.play.score()
+        self._player = self._whose()
+
+    def _whose(self) -> int:
+        if self.play.is_terminal():
+            return _TERMINAL
+        return _CHANCE if self.play.is_chance_node() else 0
+
+    def position(self) -> tuple[Game, list[int]]:
+        """The position as an engine game (a search copy, to read) and the dice of a chosen
+        REROLL waiting for their outcome."""
+        if isinstance(self.play, enc.EncodedGame):
+            return self.play.game, self.play.pending
+        return self.play.to_game()
+
+    @property
+    def game(self) -> Game:
+        """The position as an engine game (to read; on the C path a copy made when asked)."""
+        return self.position()[0]
 
     def current_player(self) -> int:
         """The player (0), CHANCE, or TERMINAL."""
-        if self.play.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self.play.is_chance_node():
-            return int(pyspiel.PlayerId.CHANCE)
-        return 0
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.play.legal_actions()
@@ -159,34 +203,33 @@ class MagdagdonState(pyspiel.State):  # type: ignore[misc]
         return self.play.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        chance = self.play.is_chance_node()
+        chance = self._player == _CHANCE
         self.play.apply_action(int(action))
         score = self.play.score()
         # A chance node's change adds to the decision's before it: rewards are read at
         # decisions (and at the end), as OpenSpiel's tests read them.
         self._reward = (self._reward if chance else 0.0) + float(score - self._score)
         self._score = score
+        self._player = self._whose()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            n = len(self.play.pending) or 4
+            n = len(self.position()[1]) or 4
             return "dice " + "".join(map(str, outcomes(n)[action][0]))
         if action >= enc.PLAN:
-            return "plan " + " ".join(
-                f"{v}@{s}" for v, s in enc.plan_placements(self.play.game, action)
-            )
-        return str(enc.decode(self.play.game, action))
+            return "plan " + " ".join(f"{v}@{s}" for v, s in enc.plan_placements(self.game, action))
+        return str(enc.decode(self.game, action))
 
     def is_terminal(self) -> bool:
         """True when the board is full."""
-        return self.play.is_terminal()
+        return self._player == _TERMINAL
 
     def rewards(self) -> list[float]:
         """The change of the score since the last decision node (the last decision and the
         chance nodes after it); with terminal rewards, nothing until the end, then the
         return."""
         if self.terminal_rewards:
-            return self.returns() if self.play.is_terminal() else [0.0]
+            return self.returns() if self._player == _TERMINAL else [0.0]
         return [self._reward]
 
     def returns(self) -> list[float]:
@@ -194,35 +237,106 @@ class MagdagdonState(pyspiel.State):  # type: ignore[misc]
         return [float(self._score - self._start)]
 
     def __str__(self) -> str:
-        game = self.play.game
+        game, pending = self.position()
         dice = ",".join(f"{d.value}{'' if d.cell is None else f'@{d.cell}'}" for d in game.dice)
         return (
             f"{game.board} {game.phase.value} dice={dice} staged={list(game.staged)} "
             f"powers={game.powers_used} required={game.required} turn={game.turns} "
-            f"actions={game.turn_actions} pending={self.play.pending}"
+            f"actions={game.turn_actions} pending={pending}"
         )
 
 
 class MagdagdonObserver:
     """Observations as OpenSpiel's PyObserver: :func:`~magdagdon.engine.encoding.observation`
-    as the tensor, the position as text."""
+    as the tensor, the position as text; with ``perfect_recall`` (the information state) the
+    text ends with the history, and there is no tensor."""
 
-    def __init__(self, params: dict[str, Any] | None) -> None:
+    def __init__(self, params: dict[str, Any] | None, *, perfect_recall: bool = False) -> None:
         """An observer (it takes no parameters)."""
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
-        self.tensor = np.zeros(enc.OBS_SIZE, np.float32)
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(0 if perfect_recall else enc.OBS_SIZE, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: MagdagdonState, player: int) -> None:
-        """Fill the tensor from ``state``."""
-        self.tensor[:] = state.play.observation()
+        """Fill the tensor from ``state`` (nothing to fill for the information state)."""
+        if self.perfect_recall:
+            return
+        if isinstance(state.play, fast.FastGame):
+            state.play.observe(self.tensor)
+        else:
+            self.tensor[:] = state.play.observation()
 
     def string_from(self, state: MagdagdonState, player: int) -> str:
-        """The position as text (with the turn's actions, which R17 counts)."""
-        return enc.text(state.play.game, state.play.pending) + str(state)
+        """The position as text (with the turn's actions, which R17 counts); for the
+        information state, then every action since the start."""
+        game, pending = state.position()
+        text = enc.text(game, pending) + str(state)
+        if self.perfect_recall:
+            text += "\nhistory " + " ".join(map(str, state.history()))
+        return text
+
+
+class CppMCTSBot(pyspiel.Bot):  # type: ignore[misc]
+    """OpenSpiel's C++ ``pyspiel.MCTSBot``, playable on this Python game (and on any other).
+
+    Its binding's ``step()`` lets go of Python's interpreter lock while it searches, and the
+    search clones the state, which for a Python game runs Python code: a segmentation fault,
+    on OpenSpiel's own ``python_tic_tac_toe`` as on this game. ``step_with_policy()`` keeps
+    the lock; this bot's ``step()`` calls it, so ``evaluate_bots`` and other drivers of bots
+    can use the C++ search. The game must have terminal rewards (``rewards="terminal"``).
+
+    >>> game = pyspiel.load_game("python_magdagdon",
+    ...                          {"board": "3456/3456/3456/34..", "rewards": "terminal"})
+    >>> bot = CppMCTSBot(game, simulations=20, seed=1)
+    >>> state = game.new_initial_state(); state.apply_action(125)
+    >>> bot.step(state) in state.legal_actions()
+    True
+    """
+
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        simulations: int,
+        *,
+        uct_c: float = 2.0,
+        rollouts: int = 1,
+        seed: int = 0,
+    ) -> None:
+        """A C++ MCTS of ``simulations`` a decision, each evaluated by ``rollouts`` random
+        rollouts (OpenSpiel's ``RandomRolloutEvaluator``), exploring with ``uct_c``."""
+        pyspiel.Bot.__init__(self)
+        self.evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
+        self.bot = pyspiel.MCTSBot(
+            game, self.evaluator, uct_c, simulations, 10**6, False, seed, False
+        )
+
+    def step(self, state: pyspiel.State) -> int:
+        """The action the search chooses (``step_with_policy``: see the class)."""
+        return int(self.step_with_policy(state)[1])
+
+    def step_with_policy(self, state: pyspiel.State) -> tuple[list[tuple[int, float]], int]:
+        """The search's policy at ``state`` and the action it chooses."""
+        policy, action = self.bot.step_with_policy(state)
+        return list(policy), int(action)
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        """Forget the search (a new game, or a state not reached from the last)."""
+        self.bot.restart_at(state)
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:
+        """Nothing to learn from an action played (MCTS searches afresh each decision)."""
 
 
 pyspiel.register_game(_GAME_TYPE, MagdagdonGame)
 
-__all__ = ["MAX_SCORE", "MIN_SCORE", "SHORT_NAME", "MagdagdonGame", "MagdagdonState"]
+__all__ = [
+    "ENGINES",
+    "MAX_SCORE",
+    "MIN_SCORE",
+    "SHORT_NAME",
+    "CppMCTSBot",
+    "MagdagdonGame",
+    "MagdagdonState",
+]

@@ -116,3 +116,14 @@ def outcomes(n: int) -> tuple[tuple[Roll, float], ...]:
     if type(n) is not int or not 0 <= n <= 4:
         raise ValueError(f"a roll is of 0 to 4 dice, not {n!r}")
     return tuple((r, _probability(r)) for r in combinations_with_replacement(range(1, 7), n))
+
+
+@cache
+def chance_probabilities(n: int) -> tuple[tuple[int, float], ...]:
+    """:func:`outcomes` of ``n`` dice as a chance node lists them: each outcome's index
+    with its probability.
+
+    >>> chance_probabilities(1)[5]
+    (5, 0.16666666666666666)
+    """
+    return tuple((k, p) for k, (_, p) in enumerate(outcomes(n)))

@@ -48,7 +48,7 @@ from typing import Final
 from . import actions
 from .actions import Action
 from .board import Board, bits
-from .dice import DiceStream, outcomes
+from .dice import DiceStream, chance_probabilities, outcomes
 from .game import TURN_ACTIONS, Difficulty, Game, Phase
 from .placement import Placement, staged_results, with_placed
 from .placement import legal_mask as legal_squares
@@ -424,8 +424,7 @@ class EncodedGame(SeededChance):
         """The outcome indices of the chance node and their probabilities (sum 1)."""
         if not self.is_chance_node():
             return []
-        n = len(self.pending) or 4
-        return [(k, p) for k, (_, p) in enumerate(outcomes(n))]
+        return list(chance_probabilities(len(self.pending) or 4))
 
     def _stream_values(self) -> list[int]:
         assert self.stream is not None

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Final
 
-from .dice import DiceStream, outcomes
+from .board import Board
+from .dice import DiceStream, chance_probabilities, outcomes
 from .encoding import DECREASE, NUM_ACTIONS, OBS_SIZE, PLAN, EncodedGame, SeededChance
 from .game import Difficulty, Game, Phase
 from .native import native
@@ -99,12 +100,47 @@ class FastGame(SeededChance):
     def clone(self) -> FastGame:
         """An independent copy."""
         other = FastGame.__new__(FastGame)
-        other.difficulty, other.stream, other._core = (
+        other.difficulty, other.stream, other.turn_level = (
             self.difficulty,
             self.stream,
-            self._core.clone(),
+            self.turn_level,
         )
+        other._core, other._legal, other._plans = self._core.clone(), self._legal, self._plans
         return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> FastGame:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle, (self.difficulty, self.stream, self.turn_level, self.state()))
+
+    def to_game(self) -> tuple[Game, list[int]]:
+        """The position as an engine game, a search copy (no dice stream, an empty log), and
+        the dice of a chosen REROLL waiting for their outcome (die indices, as
+        :attr:`~.encoding.EncodedGame.pending`): what text, pictures and action names are
+        drawn from, in time independent of the game's length.
+
+        >>> quick = FastGame("survival", seed=3)
+        >>> quick.roll_stream(); game, pending = quick.to_game()
+        >>> game.phase.value, sorted(d.value for d in game.dice), pending
+        ('place', [1, 3, 4, 6], [])
+        """
+        cells, _, phase, required, powers, turns, values, squares, staged, acts, bits, slot = (
+            self.state()
+        )
+        snapshot = {
+            "phase": _PHASES[phase].value,
+            "board": str(Board(list(cells))),
+            "dice": [{"value": v, "cell": c} for v, c in zip(values, squares, strict=True)],
+            "staged": list(staged),
+            "required": required,
+            "powers_used": powers,
+            "turns": turns,
+            "next_slot": slot,
+            "turn_actions": acts,
+        }
+        game = Game.restore(self.difficulty, 0, snapshot).search_copy()
+        return game, [i for i in range(4) if bits >> i & 1]
 
     def is_chance_node(self) -> bool:
         """True when dice are to be rolled."""
@@ -117,7 +153,7 @@ class FastGame(SeededChance):
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The outcome indices of the chance node and their probabilities."""
         n = self._core.chance_count()
-        return [(k, p) for k, (_, p) in enumerate(outcomes(n))] if n else []
+        return list(chance_probabilities(n)) if n else []
 
     def _stream_values(self) -> list[int]:
         assert self.stream is not None
@@ -212,6 +248,16 @@ class FastGame(SeededChance):
         dice from an RNG of ``seed`` (not the stream); return the decisions made."""
         steps: int = self._core.play_random(seed)
         return steps
+
+
+def _unpickle(
+    difficulty: Difficulty, stream: DiceStream | None, turn_level: bool, state: tuple[Any, ...]
+) -> FastGame:
+    """A pickled :class:`FastGame` again."""
+    game = FastGame(difficulty, turn_level=turn_level)
+    game.stream = stream
+    game._core.set_state(*state)
+    return game
 
 
 def random_games(difficulty: Difficulty | str, games: int, seed: int = 0) -> tuple[list[int], int]:
