@@ -206,10 +206,14 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: make(..., render_mode=...)")
             return None
-        play = self._play if self._play is not None else self.replay()
+        if self._play is not None:
+            game, pending = self._play.game, self._play.pending
+        else:
+            assert self._fast is not None
+            game, pending = self._fast.to_game()  # the position alone: no replay
         if self.render_mode == "ansi":
-            return enc.text(play.game, play.pending)
-        return picture(play.game, play.pending)
+            return enc.text(game, pending)
+        return picture(game, pending)
 
 
 def afterstates(game: Game) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
