@@ -4,8 +4,6 @@ the bot it writes plays through ``magdagdon simulate``."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import os
 import re
 import subprocess
@@ -20,33 +18,32 @@ pytest.importorskip("pyspiel")
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "rl.md"
 
 
-def test_the_guide_runs_and_its_bot_plays_in_the_simulator(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_guide_runs_and_its_bot_plays_in_the_simulator(tmp_path: Path) -> None:
+    """Each block runs as a script of its own (a new process, as a reader who runs one
+    block alone would: block 6 once needed block 5's imports), in order, in one folder."""
     text = GUIDE.read_text(encoding="utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```$", text, re.M | re.S)
     module = [b for b in blocks if b.startswith("# tdbot.py\n")]
-    assert len(module) == 1 and len(blocks) >= 5
+    assert len(module) == 1 and len(blocks) >= 6
     (tmp_path / "tdbot.py").write_text(module[0], encoding="utf-8")
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    namespace: dict[str, object] = {"__name__": "guide"}
-    try:
-        for code in blocks:
-            if code is module[0]:
-                continue
-            assert "EPISODES = 5000" not in code or code.count("EPISODES = 5000") == 1
-            code = code.replace("EPISODES = 5000", "EPISODES = 200")
-            out = io.StringIO()
-            with contextlib.redirect_stdout(out):
-                exec(compile(code, str(GUIDE), "exec"), namespace)
-            said = [
-                line.partition("#")[2].strip() for line in code.splitlines() if "print(" in line
-            ]
-            printed = out.getvalue().splitlines()
-            assert printed == said, code
-    finally:
-        sys.modules.pop("tdbot", None)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    for number, code in enumerate(blocks, 1):
+        if code is module[0]:
+            continue
+        assert "EPISODES = 5000" not in code or code.count("EPISODES = 5000") == 1
+        script = tmp_path / f"block{number}.py"
+        script.write_text(code.replace("EPISODES = 5000", "EPISODES = 200"), encoding="utf-8")
+        result = subprocess.run(
+            [sys.executable, str(script)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, f"block {number}:\n{code}\n{result.stderr}"
+        said = [line.partition("#")[2].strip() for line in code.splitlines() if "print(" in line]
+        assert result.stdout.splitlines() == said, f"block {number}:\n{code}"
     assert (tmp_path / "td-weights.json").exists()
     command = re.search(r"^    PYTHONPATH=\. (magdagdon simulate .*)$", text, re.M)
     assert command is not None
