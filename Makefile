@@ -7,14 +7,14 @@ PY := $(VENV)/bin/python
 $(VENV)/.installed: pyproject.toml setup.py src/magdagdon/ai/_fast.c src/magdagdon/engine/_fastgame.c
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q -e '.[server]'
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml setup.py src/magdagdon/ai/_fast.c src/magdagdon/engine/_fastgame.c
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
-	touch $@ $(VENV)/.installed
+	touch $@ $(VENV)/.installed  # dev holds the server extra's packages too
 
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev

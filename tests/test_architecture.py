@@ -1,11 +1,14 @@
-"""The layers: the import graph of ``src/magdagdon`` has no cycle, and the engine imports
-nothing but the standard library and itself (docs/design.md, "Layers")."""
+"""The layers: the import graph of ``src/magdagdon`` has no cycle, the engine imports nothing
+but the standard library and itself (docs/design.md, "Layers"), and nothing outside the
+server's modules needs the server's libraries (docs/design.md, "Packaging")."""
 
 from __future__ import annotations
 
 import ast
 import sys
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
@@ -115,3 +118,126 @@ def test_the_engine_and_ai_tests_need_no_server_dependency() -> None:
     )
     assert done.returncode == 0, done.stdout[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "HEAVY"
+
+
+# The server's libraries (the ``server`` extra's and what they bring in), by their top-level
+# module names: a research install has none of them.
+SERVER_LIBRARIES = (
+    "fastapi",
+    "starlette",
+    "anyio",
+    "uvicorn",
+    "h11",
+    "httptools",
+    "uvloop",
+    "watchfiles",
+    "websockets",
+    "dotenv",
+    "sqlalchemy",
+    "alembic",
+    "mako",
+    "psycopg",
+    "psycopg_binary",
+    "pydantic",
+    "pydantic_core",
+    "pydantic_settings",
+    "swagger_ui_bundle",
+    "brotli",
+    "webauthn",
+    "cryptography",
+    "cbor2",
+    "OpenSSL",
+    "segno",
+    "redis",
+)
+
+# The server's own modules: everything else runs without the server's libraries.
+SERVER_MODULES = ("magdagdon.web", "magdagdon.store", "magdagdon.settings", "magdagdon.startup")
+
+WITHOUT_THE_SERVER = """
+import contextlib, importlib, io, json, sys
+
+blocked, modules, commands = json.loads(sys.argv[1])
+tried = []
+
+
+class Absent:
+    '''The server's libraries are not installed: importing one fails, and is noted.'''
+
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in blocked:
+            tried.append(name)
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+loaded = sorted(m for m in sys.modules if m.partition(".")[0] in blocked)
+sys.meta_path.insert(0, Absent())
+for module in modules:
+    importlib.import_module(module)
+from magdagdon.cli import main
+
+statuses = []
+for argv in commands:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            status = main(argv)
+        except SystemExit as exc:
+            status = exc.code
+    statuses.append([argv, status])
+print(json.dumps({"loaded": loaded, "tried": tried, "statuses": statuses}))
+"""
+
+
+def test_the_engine_bots_commands_and_rl_need_none_of_the_servers_libraries(
+    tmp_path: Path,
+) -> None:
+    """Every module outside the server's, and the commands of a research install (``score``,
+    ``simulate``, ``train``, ``puzzles mine --self-play``...), run where the server's libraries
+    are missing and never try to import one (docs/design.md, "Packaging")."""
+    import json
+    import subprocess
+
+    pytest.importorskip("textual")
+    pytest.importorskip("gymnasium")
+    pytest.importorskip("pyspiel")
+    modules = sorted(
+        name
+        for name in _modules()
+        if not name.startswith(SERVER_MODULES) and not name.endswith("__main__")
+    )
+    assert {"magdagdon.cli", "magdagdon.gym", "magdagdon.spiel", "magdagdon.tui.app"} <= set(
+        modules
+    )
+    assert "magdagdon.mining" in modules and "magdagdon.ai.puzzles" in modules
+    out = tmp_path / "out"
+    weights, puzzles = str(out / "weights.json"), str(out / "puzzles.jsonl.gz")
+    commands = [
+        ["--version"],
+        ["score", "3456/3456/3456/3456"],
+        ["check", "12../.3X./..../....", "--dice", "1", "2", "5", "6"],
+        ["simulate", "--games", "2", "--json"],
+        ["simulate", "--bot", "strong", "--vs", "heuristic", "--games", "1"],
+        ["train", "--games", "2", "--rounds", "1", "--search-games", "0", "--output", weights],
+        ["puzzles", "mine", "--self-play", "1", "--difficulty", "peaceful", "--out", puzzles],
+        ["--help"],
+    ]
+    out.mkdir()
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            WITHOUT_THE_SERVER,
+            json.dumps([SERVER_LIBRARIES, modules, commands]),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["loaded"] == [], "imported before the check began"
+    assert result["tried"] == []
+    assert result["statuses"] == [[argv, 0] for argv in commands]
+    assert (out / "weights.json").is_file() and (out / "puzzles.jsonl.gz").is_file()

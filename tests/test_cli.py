@@ -128,3 +128,51 @@ def test_train_network_writes_the_network_its_curve_and_provenance(
     assert not list(out_dir.glob("*.checkpoint"))
     code, _, err = run(capsys, "train", "--network", "--games", "300")
     assert code == 2 and "one --difficulty" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["serve"], ["migrate"], ["backup", "copy.db"], ["rotate-secret"], ["puzzles", "mine"]],
+)
+def test_the_servers_commands_say_what_to_install_without_its_libraries(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    argv: list[str],
+) -> None:
+    """Without the ``server`` extra, a command that needs it says so in one line (exit 2)."""
+    from .test_architecture import SERVER_LIBRARIES
+
+    monkeypatch.chdir(tmp_path)
+    for name in SERVER_LIBRARIES:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed: import fails
+    code, out, err = run(capsys, *argv)
+    command = " ".join(a for a in argv if a != "copy.db")
+    assert (code, out) == (2, "")
+    assert err == (
+        f"magdagdon {command} needs the server's packages (fastapi is missing): "
+        "pip install 'magdagdon[server]'\n"
+    )
+    assert not list(tmp_path.iterdir())
+
+
+def test_the_check_looks_for_every_package_of_the_server_extra() -> None:
+    """``SERVER_IMPORTS`` (what the server's commands look for) names the modules of the
+    ``server`` extra's packages, every one of them."""
+    import re
+    import tomllib
+    from importlib.metadata import packages_distributions
+
+    from magdagdon.cli import SERVER_IMPORTS
+
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    extras = project["project"]["optional-dependencies"]
+
+    def name(requirement: str) -> str:
+        return re.sub(r"[-_.]+", "-", re.split(r"[<>=!~\[; ]", requirement)[0]).lower()
+
+    distributions = packages_distributions()
+    found = {name(d) for module in SERVER_IMPORTS for d in distributions[module]}
+    assert found == {name(r) for r in extras["server"]}
+    assert not any(name(r) in found for r in project["project"]["dependencies"])
+    assert {name(r) for r in extras["server"]} <= {name(r) for r in extras["dev"]}

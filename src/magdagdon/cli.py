@@ -1,4 +1,8 @@
-"""The ``magdagdon`` command: ``score``, ``check`` and the commands of the other parts."""
+"""The ``magdagdon`` command: ``score``, ``check`` and the commands of the other parts.
+
+Each command imports what it needs when it runs: ``score``, ``check``, ``simulate``, ``train``
+and ``play`` need none of the server's packages, and the server's commands say in one line
+when the ``server`` extra is missing (docs/design.md, "Packaging")."""
 
 from __future__ import annotations
 
@@ -24,6 +28,44 @@ Command = Callable[[argparse.Namespace], int]
 
 class CommandError(Exception):
     """The command cannot do its work: the message says why in one line."""
+
+
+class ExtraMissing(Exception):
+    """The command needs an extra that is not installed: the message says which, in one line
+    (exit status 2)."""
+
+
+SERVER_IMPORTS: Final = (
+    "fastapi",
+    "uvicorn",
+    "sqlalchemy",
+    "alembic",
+    "pydantic",
+    "pydantic_settings",
+    "psycopg",
+    "swagger_ui_bundle",
+    "brotli",
+    "webauthn",
+    "segno",
+)
+"""The modules of the ``server`` extra's packages, which the server's commands need."""
+
+
+def _need_server(command: str) -> None:
+    """Raise ExtraMissing if a package of the ``server`` extra is not installed (looked for,
+    not imported: a command imports what it needs once it runs)."""
+    from importlib.util import find_spec
+
+    for name in SERVER_IMPORTS:
+        try:
+            found = find_spec(name) is not None
+        except (ImportError, ValueError):  # a finder refused it, or a broken module
+            found = False
+        if not found:
+            raise ExtraMissing(
+                f"magdagdon {command} needs the server's packages ({name} is missing): "
+                "pip install 'magdagdon[server]'"
+            )
 
 
 def _board(text: str) -> Board:
@@ -195,6 +237,7 @@ def trusted_proxies(settings: Settings) -> str:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Migrate the database, then serve the game with Uvicorn."""
+    _need_server("serve")
     import logging
 
     import uvicorn
@@ -242,12 +285,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_migrate(args: argparse.Namespace) -> int:
     """Bring the database to the newest revision this version knows, then exit."""
+    _need_server("migrate")
     _prepare(args)
     return 0
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """Copy the live SQLite database to a file, consistently, while the server runs."""
+    _need_server("backup")
     import logging.config
 
     from .logs import log_config
@@ -265,6 +310,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_rotate_secret(args: argparse.Namespace) -> int:
     """Replace the daily secret from tomorrow on; say plainly what that changes."""
+    _need_server("rotate-secret")
     from datetime import UTC, datetime
 
     from .store import Store
@@ -517,6 +563,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
             f"({mined.per_cpu_minute:.1f} puzzles per CPU-minute) -> {args.out}"
         )
         return 0
+    _need_server("puzzles mine")
     settings = _settings(args)
     from .store import Database, Store
 
@@ -724,6 +771,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CommandError as exc:
         print(f"magdagdon: {exc}", file=sys.stderr)
         return 1
+    except ExtraMissing as exc:
+        print(exc, file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
