@@ -1,5 +1,7 @@
-"""The package as a self-hoster installs it: a wheel built from the sources, installed into a
-fresh virtual environment outside the checkout, serving a whole game and simulating.
+"""The package as a self-hoster installs it: a wheel built from the sources, installed with the
+``server`` extra into a fresh virtual environment outside the checkout, serving a whole game
+and simulating; and as a researcher installs it, with the ``gym`` and ``spiel`` extras, which
+bring none of the server's packages.
 
 The rest of the suite runs on an editable install, which reads every file from ``src/``:
 only an installed wheel shows a file the package data leaves out (the strong player's
@@ -9,11 +11,11 @@ weights once were, so HINT and REVIEW answered 500).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +51,22 @@ class Installed:
         env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
         return {**env, "HOME": str(self.home), **extra}
 
-    def run(self, *args: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    def distributions(self) -> set[str]:
+        """The names of the packages installed in the venv (normalised: lower case, ``-``)."""
+        code = "import importlib.metadata as m; print(*(d.name for d in m.distributions()))"
+        out = subprocess.run(
+            [str(self.venv / "bin" / "python"), "-c", code],
+            cwd=self.home,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        return {_normalised(name) for name in out.split()}
+
+    def run(
+        self, *args: str, timeout: float = 120, **extra: str
+    ) -> subprocess.CompletedProcess[str]:
         """Run the installed ``magdagdon`` with ``args``; its output."""
         return subprocess.run(
             [self.magdagdon, *args],
@@ -57,8 +74,12 @@ class Installed:
             env=self.env(**extra),
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=timeout,
         )
+
+
+def _normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _pip(python: Path | str, *args: str, cwd: Path) -> None:
@@ -73,8 +94,8 @@ def _pip(python: Path | str, *args: str, cwd: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
-    """Build the wheel from a copy of the sources and install it into a new venv."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel, built from a copy of the sources."""
     base = tmp_path_factory.mktemp("wheel")
     source = base / "source"
     ignore = shutil.ignore_patterns(*BUILD_ARTIFACTS)
@@ -84,6 +105,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     dist = base / "dist"
     _pip(sys.executable, "wheel", "--no-deps", "--quiet", "-w", str(dist), str(source), cwd=base)
     (wheel,) = dist.glob("magdagdon-*.whl")
+    return wheel
+
+
+def _install(wheel: Path, base: Path, extras: str) -> Installed:
+    """``wheel`` with ``extras`` (``"server"``, ``"gym,spiel"``) installed into a new venv."""
     venv = base / "venv"
     # a venv without pip of its own (ensurepip took a third of the time): this pip installs
     # into it
@@ -96,12 +122,24 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
         str(venv / "bin" / "python"),
         "install",
         "--quiet",
-        str(wheel),
+        f"{wheel}[{extras}]",
         cwd=base,
     )
     home = base / "home"
     home.mkdir()
-    yield Installed(wheel, venv, home)
+    return Installed(wheel, venv, home)
+
+
+@pytest.fixture(scope="module")
+def installed(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The self-hoster's install: the wheel with the ``server`` extra."""
+    return _install(built, tmp_path_factory.mktemp("server"), "server")
+
+
+@pytest.fixture(scope="module")
+def research(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """A researcher's install: the wheel with the Gymnasium and OpenSpiel extras."""
+    return _install(built, tmp_path_factory.mktemp("research"), "gym,spiel")
 
 
 def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> None:
@@ -222,3 +260,99 @@ def test_the_installed_coach_hints_with_the_networks(installed: Installed) -> No
     assert out.returncode == 0, out.stderr
     count, loaded = out.stdout.split()
     assert int(count) >= 1 and loaded == "True"
+
+
+# The server's packages: the server extra's and the larger ones they bring in.
+SERVER_PACKAGES = {
+    "fastapi",
+    "starlette",
+    "anyio",
+    "uvicorn",
+    "uvloop",
+    "httptools",
+    "watchfiles",
+    "websockets",
+    "python-dotenv",
+    "sqlalchemy",
+    "alembic",
+    "mako",
+    "psycopg",
+    "psycopg-binary",
+    "pydantic",
+    "pydantic-core",
+    "pydantic-settings",
+    "swagger-ui-bundle-v2",
+    "brotli",
+    "webauthn",
+    "cryptography",
+    "pyopenssl",
+    "cbor2",
+    "segno",
+}
+
+
+def test_the_research_extras_bring_none_of_the_servers_packages(
+    installed: Installed, research: Installed
+) -> None:
+    """``pip install 'magdagdon[gym,spiel]'`` installs the engine, the bots and the
+    reinforcement learning extras, and none of the server's packages (docs/design.md,
+    "Packaging"); the self-hoster's ``[server]`` has them all."""
+    assert installed.distributions() >= SERVER_PACKAGES
+    packages = research.distributions()
+    assert {"magdagdon", "gymnasium", "numpy", "open-spiel"} <= packages
+    assert packages & SERVER_PACKAGES == set()
+    with zipfile.ZipFile(research.wheel) as wheel:
+        name = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = wheel.read(name).decode()
+    required = [
+        _normalised(re.split(r"[<>=!~\[; ]", line.removeprefix("Requires-Dist: "))[0])
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist: ") and "extra ==" not in line
+    ]
+    assert required and not set(required) & SERVER_PACKAGES
+    assert "Provides-Extra: server" in metadata
+
+
+RESEARCH = """
+import gymnasium, pyspiel
+import magdagdon.gym, magdagdon.spiel
+
+env = gymnasium.make("Magdagdon-v0", difficulty="survival", turn_level=True)
+observation, info = env.reset(seed=1)
+done = False
+while not done:
+    mask = info["action_mask"]
+    observation, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
+    done = terminated or truncated
+state = pyspiel.load_game("python_magdagdon", {"difficulty": "nightmare"}).new_initial_state()
+print(state.is_chance_node(), done)
+"""
+
+
+def test_a_research_install_simulates_and_plays_the_rl_games(research: Installed) -> None:
+    done = research.run("simulate", "--bot", "strong", "--games", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"games": 2' in done.stdout
+    played = subprocess.run(
+        [str(research.venv / "bin" / "python"), "-c", RESEARCH],
+        cwd=research.home,
+        env=research.env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.split() == ["True", "True"]
+
+
+@pytest.mark.parametrize("argv", [["serve"], ["migrate"], ["puzzles", "mine"]])
+def test_without_the_server_extra_its_commands_say_what_to_install(
+    research: Installed, argv: list[str]
+) -> None:
+    done = research.run(*argv, timeout=60)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"magdagdon {' '.join(argv)} needs the server's packages (fastapi is missing): "
+        "pip install 'magdagdon[server]'\n"
+    )
+    assert not any(research.home.iterdir()), "nothing written"
