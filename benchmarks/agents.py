@@ -6,8 +6,9 @@ Run: ``python -m benchmarks.agents [--games 1000] [--costly-games 100] [--only A
 [--difficulties ...] [--bot package.module:Class ...] [--mcts-simulations 100]
 [--mcts-rollouts 1] [--ppo-steps 200000] [--ppo-seconds S] [--ppo-level die|turn]
 [--markdown]`` from the repository root (needs the ``[gym]`` and ``[spiel]``
-extras). Prints one table per difficulty (``--markdown``: ready to paste into
-docs/agents.md); asserts nothing.
+extras). Prints a line per row as it is played, and with ``--markdown`` (the lines then go to
+standard error) one table per difficulty, ready to paste into docs/agents.md; asserts
+nothing.
 
 Game ``i`` of every row is the simulator's game ``i`` of seed 0: its dice are those of
 :func:`~magdagdon.ai.simulate.game_seed` ``(0, i)``, whichever way the agent plays: through
@@ -400,8 +401,7 @@ def play_table(
             games = args.costly_games if agent.costly else args.games
             row = agent.play(difficulty, games, args)
             rows.append(row)
-            if not args.markdown:
-                print(line(row), flush=True)
+            print(line(row), file=sys.stderr if args.markdown else sys.stdout, flush=True)
     return rows, skipped
 
 
@@ -413,10 +413,21 @@ def line(row: Row) -> str:
     )
 
 
+def shared(rows: list[Row]) -> str:
+    """When the rows played different numbers of games: each one's mean over the games they
+    all played (the first seeds), a fair comparison; else nothing."""
+    common = min((r.games for r in rows), default=0)
+    if common < 1 or all(r.games == common for r in rows):
+        return ""
+    means = ", ".join(f"{r.agent} {statistics.fmean(r.scores[:common]):.1f}" for r in rows)
+    return f"On the first {common} seeds, which every row played: {means}."
+
+
 def markdown(rows: list[Row], difficulties: list[str]) -> str:
     """The tables, one per difficulty, ready to paste."""
     parts = []
     for difficulty in difficulties:
+        these = [r for r in rows if r.difficulty == difficulty]
         parts += [
             f"### {difficulty.upper()}",
             "",
@@ -426,10 +437,11 @@ def markdown(rows: list[Row], difficulties: list[str]) -> str:
         parts += [
             f"| {r.agent} | {r.mean:.1f} ± {r.ci95:.1f} | {r.games:,} | "
             f"{r.ms_per_decision:.2f} | {r.budget} | `{r.command}` |"
-            for r in rows
-            if r.difficulty == difficulty
+            for r in these
         ]
         parts.append("")
+        if shared(these):
+            parts += [shared(these), ""]
     return "\n".join(parts)
 
 
@@ -469,11 +481,12 @@ def main(argv: list[str] | None = None) -> list[Row]:
         f"evaluation seeds: game i has the dice of game_seed({SEED}, i); "
         f"{args.games} games a row, {args.costly_games} for mcts and ppo; "
         f"Python {sys.version.split()[0]}",
+        file=sys.stderr if args.markdown else sys.stdout,
         flush=True,
     )
-    if not args.markdown:
-        head = f"{'agent':<18}{'difficulty':<11}{'mean ± 95% CI':>17}{'games':>7}"
-        print(f"{head}{'CPU ms/dec.':>13}{'CPU s':>7}  budget", flush=True)
+    head = f"{'agent':<18}{'difficulty':<11}{'mean ± 95% CI':>17}{'games':>7}"
+    head += f"{'CPU ms/dec.':>13}{'CPU s':>7}  budget"
+    print(head, file=sys.stderr if args.markdown else sys.stdout, flush=True)
     rows, _ = play_table(names, args.bot, args.difficulties, args)
     if args.markdown:
         print(markdown(rows, args.difficulties), flush=True)

@@ -56,6 +56,15 @@ def test_the_table_has_a_row_per_agent_and_difficulty_on_the_simulators_seeds(
     assert len([line for line in out.splitlines() if line.startswith("| ")]) == 2 * (1 + 4)
 
 
+def test_rows_of_fewer_games_are_compared_on_the_seeds_all_played() -> None:
+    rows = [
+        agents.Row("a", "nightmare", "", "", [10, 20, 90], 3, 0.0),
+        agents.Row("b", "nightmare", "", "", [30, 40], 2, 0.0),
+    ]
+    assert agents.shared(rows) == "On the first 2 seeds, which every row played: a 15.0, b 35.0."
+    assert agents.shared(rows[:1]) == ""
+
+
 def test_mcts_meets_the_seeds_dice_and_game_i_does_not_depend_on_the_run() -> None:
     first = agents.mcts_game("nightmare", 1, simulations=3, rollouts=1, uct_c=2.0)
     again = agents.mcts_game("nightmare", 1, simulations=3, rollouts=1, uct_c=2.0)
