@@ -460,7 +460,7 @@ def _train_network(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from .ai.ntrain import Run, curve_svg, train_network
-    from .ai.ntuple import encode_network, network_file
+    from .ai.ntuple import encode_network, network_file, powers_file
 
     if not args.difficulty or len(args.difficulty) != 1:
         print("--network trains one difficulty: give one --difficulty", file=sys.stderr)
@@ -469,8 +469,8 @@ def _train_network(args: argparse.Namespace) -> int:
     games = args.games or NETWORK_GAMES
     out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
     out.mkdir(parents=True, exist_ok=True)
-    name = network_file(difficulty)
-    checkpoint = out / f"{difficulty.value}.checkpoint"
+    name = powers_file(difficulty) if args.powers else network_file(difficulty)
+    checkpoint = out / f"{name.removesuffix('.nt')}.checkpoint"
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -484,6 +484,8 @@ def _train_network(args: argparse.Namespace) -> int:
         def report(run: Run) -> None:
             _, mean, ruins = run.curve[-1]
             curve = f"mean {mean:.1f}, ruins {ruins:.2f}"
+            if run.powers:
+                curve += f", powers {run.powers_used / run.done:.2f}"
             progress.update(task, completed=run.done, curve=curve)
 
         run = train_network(
@@ -492,6 +494,7 @@ def _train_network(args: argparse.Namespace) -> int:
             args.seed,
             learning=args.learning,
             masked=args.masked,
+            powers=args.powers,
             checkpoint=checkpoint,
             progress=report,
         )
@@ -515,6 +518,7 @@ def _train_network(args: argparse.Namespace) -> int:
                 "--learning",
                 run.learning,
                 *(["--masked"] if run.masked else []),
+                *(["--powers"] if run.powers else []),
             ]
         ),
         "curve": curve.as_posix(),
@@ -522,6 +526,8 @@ def _train_network(args: argparse.Namespace) -> int:
         "seed": run.seed,
         "learning": run.learning,
         "masked": run.masked,
+        "powers": run.powers,
+        "powers_per_game": round(run.powers_used / run.games, 3),
         "alpha": list(run.alpha),
         "seconds": round(run.seconds),
         "last_chunk_mean": run.curve[-1][1],
@@ -729,6 +735,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--masked",
         action="store_true",
         help="with --network: also read the rows with the values each empty square allows",
+    )
+    p.add_argument(
+        "--powers",
+        action="store_true",
+        help="with --network: self-play with the Majda Powers, a network per number of powers "
+        "left (written as <difficulty>-powers.nt)",
     )
     p.add_argument(
         "--curve",

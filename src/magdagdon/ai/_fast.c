@@ -1129,8 +1129,9 @@ play_set(void *ctx, int k, const int *squares)
 }
 
 /* The best afterstate of a roll (by score + value) into p->best_child: a staged set of at
-   least `required` of the dice, or, when none can be placed, a RUIN. */
-static void
+   least `required` of the dice, or, when none can be placed, a RUIN. Returns 1 when the roll
+   could be placed, 0 when it took a RUIN. */
+static int
 play_turn(struct play *p, const int *dice, int required)
 {
     const unsigned char *cells = p->cells;
@@ -1150,12 +1151,13 @@ play_turn(struct play *p, const int *dice, int required)
     }
     joined_sets(empties, ne, numbers, required, play_set, p);
     if (p->found)
-        return;
+        return 1;
     for (int i = 0; i < ne; i++) {
         p->child[empties[i]] = RUIN;
         consider(p, p->child);
         p->child[empties[i]] = EMPTY;
     }
+    return 0;
 }
 
 static void
@@ -1262,6 +1264,334 @@ fast_nt_train(PyObject *self, PyObject *args)
     return Py_BuildValue("(KLL)", state, score_sum, ruins);
 }
 
+/* ---- Self-play with the Majda Powers: a network per number of powers left ---- */
+
+static int roll_index4[7 * 7 * 7 * 7]; /* a roll of four dice's multiset code -> 0..125 */
+
+static void
+init_power_tables(void)
+{
+    int r = 0;
+    for (int a = 1; a <= 6; a++)
+        for (int b = a; b <= 6; b++)
+            for (int c = b; c <= 6; c++)
+                for (int d = c; d <= 6; d++) {
+                    int roll[4] = {a, b, c, d};
+                    roll_index4[multiset_code(roll, 4)] = r++;
+                }
+}
+
+enum { OPT_PLACE = 0, OPT_ADJUST = 1, OPT_REROLL = 2 };
+
+struct powered {
+    struct play *p;
+    const float *nets; /* powers + 1 networks of `size` floats: network k for k powers left */
+    long size;
+    int powers;        /* the difficulty's powers */
+    int penalties[4];  /* the penalty of each power, in order of use */
+    double margin;     /* what a power on a placeable roll must beat playing it as it is by */
+    double top[NROLLS];
+};
+
+/* One way to play a roll. */
+struct choice {
+    int kind;               /* OPT_* */
+    double value;           /* score + value of the afterstate (a REROLL: the mean over what the
+                               dice may show), the power's penalty taken off */
+    unsigned char child[16]; /* the afterstate (none for a REROLL) */
+    int die, delta;         /* OPT_ADJUST: the die (index) and its change */
+    int reroll;             /* OPT_REROLL: the dice rerolled (bit set of indices) */
+    int placed;             /* OPT_PLACE: 1 the roll was placed, 0 it took a RUIN */
+};
+
+static inline const float *
+net_of(const struct powered *pw, int left)
+{
+    return pw->nets + (long)left * pw->size;
+}
+
+/* The penalty of the next power when `left` remain. */
+static inline int
+next_cost(const struct powered *pw, int left)
+{
+    return pw->penalties[pw->powers - left];
+}
+
+/* The greedy player's choice for a roll with `left` powers left (the coach's options, each
+   valued by score + the network of the powers it leaves):
+   - the roll as it is: its best placement, or in MAGDAGDON its best RUIN;
+   - with a power: each die changed by 1 (a die value and change once) whose roll can be
+     placed, then its best placement; on a roll that could be placed as it is, only if it
+     beats that by `margin`;
+   - in MAGDAGDON, with a power: a REROLL of each set of dice (a kept set once), valued as
+     the mean over what the rerolled dice may show of the best play of the new roll with one
+     power fewer and no further power.
+   Ties keep the earlier option (the roll as it is, then the changes die by die, -1 first,
+   then the REROLLs by increasing bit set). */
+static void
+power_choice(struct powered *pw, const unsigned char *cells, const int *dice, int required,
+             int left, struct choice *best)
+{
+    struct play *p = pw->p;
+    memcpy(p->cells, cells, 16);
+    p->w = net_of(pw, left);
+    int placeable = play_turn(p, dice, required);
+    best->kind = OPT_PLACE;
+    best->value = p->best;
+    memcpy(best->child, p->best_child, 16);
+    best->placed = placeable;
+    best->die = best->delta = best->reroll = 0;
+    if (left <= 0)
+        return;
+    double as_is = p->best;
+    double cost = (double)next_cost(pw, left);
+    p->w = net_of(pw, left - 1);
+    int seen[7][2];
+    memset(seen, 0, sizeof(seen));
+    for (int i = 0; i < 4; i++)
+        for (int s = 0; s < 2; s++) {
+            int delta = s ? 1 : -1, v = dice[i] + delta;
+            if (v < 1 || v > 6 || seen[dice[i]][s])
+                continue;
+            seen[dice[i]][s] = 1;
+            int changed[4];
+            memcpy(changed, dice, sizeof(changed));
+            changed[i] = v;
+            if (!play_turn(p, changed, required))
+                continue;
+            double value = p->best - cost;
+            if (value > best->value && (!placeable || value > as_is + pw->margin)) {
+                best->kind = OPT_ADJUST;
+                best->value = value;
+                memcpy(best->child, p->best_child, 16);
+                best->die = i;
+                best->delta = delta;
+            }
+        }
+    if (placeable)
+        return;
+    for (int a = 1, r = 0; a <= 6; a++)
+        for (int b = a; b <= 6; b++)
+            for (int c = b; c <= 6; c++)
+                for (int d = c; d <= 6; d++, r++) {
+                    int roll[4] = {a, b, c, d};
+                    play_turn(p, roll, required);
+                    pw->top[r] = p->best;
+                }
+    int kept_seen[16], nkept = 0;
+    for (int set = 1; set < 16; set++) {
+        int kept[4], k = 0, n = 0;
+        for (int i = 0; i < 4; i++)
+            if (set >> i & 1)
+                n++;
+            else
+                kept[k++] = dice[i];
+        int code = multiset_code(kept, k) * 8 + k, dup = 0;
+        for (int j = 0; j < nkept; j++)
+            dup |= kept_seen[j] == code;
+        if (dup)
+            continue;
+        kept_seen[nkept++] = code;
+        /* every ordered outcome of the n rerolled dice, each of probability 6^-n */
+        int outcomes = 1;
+        for (int j = 0; j < n; j++)
+            outcomes *= 6;
+        double sum = 0.0;
+        for (int o = 0; o < outcomes; o++) {
+            int roll[4], x = o;
+            memcpy(roll, kept, sizeof(int) * (size_t)k);
+            for (int j = k; j < 4; j++, x /= 6)
+                roll[j] = 1 + x % 6;
+            sum += pw->top[roll_index4[multiset_code(roll, 4)]];
+        }
+        double value = sum / (double)outcomes - cost;
+        if (value > best->value) {
+            best->kind = OPT_REROLL;
+            best->value = value;
+            best->reroll = set;
+        }
+    }
+}
+
+static inline int
+draw_die(unsigned long long *state)
+{
+    return 1 + (int)(((splitmix(state) >> 32) * 6) >> 32);
+}
+
+/* Parses networks, penalties and margin into pw (pw->p allocated); -1 with an error set. */
+static int
+parse_powered(struct powered *pw, Py_buffer *wv, int powers, PyObject *penalties, double margin)
+{
+    if (powers < 0 || powers > 3) {
+        PyErr_SetString(PyExc_ValueError, "0 to 3 powers");
+        return -1;
+    }
+    long n = (long)(wv->len / (Py_ssize_t)sizeof(float));
+    if (n == (long)(powers + 1) * NT_SIZE)
+        pw->size = NT_SIZE;
+    else if (n == (long)(powers + 1) * NT_SIZE_MASKED)
+        pw->size = NT_SIZE_MASKED;
+    else {
+        PyErr_Format(PyExc_ValueError, "networks: %d networks of %d or %d floats expected",
+                     powers + 1, NT_SIZE, NT_SIZE_MASKED);
+        return -1;
+    }
+    if (!PyTuple_Check(penalties) || PyTuple_GET_SIZE(penalties) != powers) {
+        PyErr_SetString(PyExc_ValueError, "penalties: a tuple of one penalty a power");
+        return -1;
+    }
+    memset(pw->penalties, 0, sizeof(pw->penalties));
+    for (int i = 0; i < powers; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(penalties, i));
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        pw->penalties[i] = (int)v;
+    }
+    pw->nets = (const float *)wv->buf;
+    pw->powers = powers;
+    pw->margin = margin;
+    pw->p = PyMem_Malloc(sizeof(struct play));
+    if (pw->p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    pw->p->masked = pw->size == NT_SIZE_MASKED;
+    return 0;
+}
+
+static PyObject *
+fast_nt_power_choice(PyObject *self, PyObject *args)
+{
+    Py_buffer cv, wv;
+    int d[4], required, left, powers;
+    double margin;
+    PyObject *penalties;
+    const unsigned char *cells;
+    if (!PyArg_ParseTuple(args, "y*(iiii)iiy*iOd", &cv, &d[0], &d[1], &d[2], &d[3], &required,
+                          &left, &wv, &powers, &penalties, &margin))
+        return NULL;
+    PyObject *out = NULL;
+    struct powered *pw = PyMem_Malloc(sizeof(struct powered));
+    if (pw == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    pw->p = NULL;
+    if (parse_cells(&cv, &cells) < 0 || parse_powered(pw, &wv, powers, penalties, margin) < 0)
+        goto done;
+    int ok = required >= 1 && required <= 4 && left >= 0 && left <= powers;
+    for (int i = 0; i < 4; i++)
+        ok &= d[i] >= 1 && d[i] <= 6;
+    if (!ok || count_empty(cells) < required) {
+        PyErr_SetString(PyExc_ValueError,
+                        "dice 1-6, 1-4 required (no more than empty), 0 to powers left");
+        goto done;
+    }
+    struct choice c;
+    power_choice(pw, cells, d, required, left, &c);
+    out = Py_BuildValue("(idy#ii)", c.kind, c.value, (const char *)c.child,
+                        (Py_ssize_t)(c.kind == OPT_REROLL ? 0 : 16),
+                        c.kind == OPT_ADJUST ? c.die : c.kind == OPT_REROLL ? c.reroll : c.placed,
+                        c.delta);
+done:
+    if (pw != NULL) {
+        PyMem_Free(pw->p);
+        PyMem_Free(pw);
+    }
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&wv);
+    return out;
+}
+
+static PyObject *
+fast_nt_train_powers(PyObject *self, PyObject *args)
+{
+    Py_buffer wv;
+    int minimum, powers;
+    long games, start, total;
+    unsigned long long state;
+    double alpha0, alpha1, margin;
+    int learn = 1;
+    PyObject *penalties;
+    if (!PyArg_ParseTuple(args, "w*iiOlKddlld|p", &wv, &minimum, &powers, &penalties, &games,
+                          &state, &alpha0, &alpha1, &start, &total, &margin, &learn))
+        return NULL;
+    struct powered *pw = PyMem_Malloc(sizeof(struct powered));
+    if (pw == NULL) {
+        PyBuffer_Release(&wv);
+        return PyErr_NoMemory();
+    }
+    pw->p = NULL;
+    if (parse_powered(pw, &wv, powers, penalties, margin) < 0 || minimum < 1 || minimum > 4 ||
+        total < 1) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a minimum of 1 to 4 dice and games to play");
+        PyMem_Free(pw->p);
+        PyMem_Free(pw);
+        PyBuffer_Release(&wv);
+        return NULL;
+    }
+    float *nets = (float *)wv.buf;
+    int masked = pw->size == NT_SIZE_MASKED;
+    int reads = NT_TUPLES * NT_SYMS + 1 + (masked ? 2 * NT_SYMS : 0);
+    long long score_sum = 0, ruins = 0, used = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (long g = 0; g < games; g++) {
+        double alpha = alpha0 * pow(alpha1 / alpha0, (double)(start + g) / (double)total);
+        double rate = alpha / (double)reads;
+        /* each game's rolls and REROLLs come from two streams of its own: two runs from the
+           same state meet the same rolls, whatever powers they use */
+        unsigned long long rolls = splitmix(&state), rerolls = splitmix(&state);
+        unsigned char cells[16], before[16];
+        memset(cells, EMPTY, 16);
+        int left = powers, before_left = powers, first = 1, empty;
+        long paid_game = 0;
+        while ((empty = count_empty(cells)) > 0) {
+            int dice[4];
+            for (int i = 0; i < 4; i++)
+                dice[i] = draw_die(&rolls);
+            int required = minimum < empty ? minimum : empty;
+            double paid = 0.0;
+            struct choice c;
+            for (;;) {
+                power_choice(pw, cells, dice, required, left, &c);
+                if (c.kind == OPT_PLACE)
+                    break;
+                paid += (double)next_cost(pw, left);
+                paid_game += next_cost(pw, left);
+                left--;
+                used++;
+                if (c.kind == OPT_ADJUST)
+                    break;
+                for (int i = 0; i < 4; i++)
+                    if (c.reroll >> i & 1)
+                        dice[i] = draw_die(&rerolls);
+            }
+            if (learn && !first) {
+                double after = (double)board_score(c.child) +
+                               nt_value(c.child, net_of(pw, left), masked) - paid;
+                double target = after - (double)board_score(before);
+                float *w = nets + (long)before_left * pw->size;
+                double error = target - nt_value(before, w, masked);
+                nt_update(before, w, masked, rate * error);
+            }
+            first = 0;
+            memcpy(before, c.child, 16);
+            memcpy(cells, c.child, 16);
+            before_left = left;
+        }
+        score_sum += board_score(cells) - paid_game;
+        for (int sq = 0; sq < 16; sq++)
+            ruins += cells[sq] == RUIN;
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(pw->p);
+    PyMem_Free(pw);
+    PyBuffer_Release(&wv);
+    return Py_BuildValue("(KLLL)", state, score_sum, ruins, used);
+}
+
 static PyObject *
 fast_nt_best(PyObject *self, PyObject *args)
 {
@@ -1320,6 +1650,14 @@ static PyMethodDef methods[] = {
      "minimum, exact_empty]) -> (tops, work): best_rolls with the network's learned value."},
     {"nt_best", fast_nt_best, METH_VARARGS,
      "nt_best(cells, dice, required, network) -> (value, board): the greedy afterstate."},
+    {"nt_power_choice", fast_nt_power_choice, METH_VARARGS,
+     "nt_power_choice(cells, dice, required, left, networks, powers, penalties, margin) -> "
+     "(kind, value, board, a, delta): the greedy choice of a roll with powers (kind 0 "
+     "as it is, a: placed; 1 a die changed, a: the die; 2 a REROLL, a: the dice's bit set)."},
+    {"nt_train_powers", fast_nt_train_powers, METH_VARARGS,
+     "nt_train_powers(networks, minimum, powers, penalties, games, state, alpha0, alpha1, "
+     "start, total, margin[, learn]) -> (state, score_sum, ruins, powers_used): self-play "
+     "with the powers, a network per number of powers left, changed in place by TD(0)."},
     {"nt_train", fast_nt_train, METH_VARARGS,
      "nt_train(network, minimum, games, state, alpha0, alpha1, start, total[, learn, e, a]) -> "
      "(state, score_sum, ruins): self-play games by TD(0), the network changed in place; with "
@@ -1339,6 +1677,7 @@ PyInit__fast(void)
     init_patterns();
     init_probabilities();
     init_ntuple();
+    init_power_tables();
     cache_keys = PyMem_RawCalloc(CACHE_SIZE, sizeof(unsigned long long));
     cache_values = PyMem_RawCalloc(CACHE_SIZE, sizeof(double));
     if (cache_keys == NULL || cache_values == NULL)

@@ -77,3 +77,36 @@ def nt_train(
     """Self-play games by TD(0) (the network changed in place): the generator's state after
     them, the sum of their final scores and their ruins; with ``e`` and ``a`` (as large as
     the network), temporal coherence scales each weight's step."""
+
+def nt_power_choice(
+    cells: bytes,
+    dice: tuple[int, int, int, int],
+    required: int,
+    left: int,
+    networks: bytes,
+    powers: int,
+    penalties: tuple[int, ...],
+    margin: float,
+) -> tuple[int, float, bytes, int, int]:
+    """The self-play's choice of a roll with ``left`` powers left, a network per number of
+    powers left: (kind, value, board, a, delta); kind 0 the roll as it is (a: 1 placed, 0 a
+    RUIN), 1 a die changed by ``delta`` (a: its index), 2 a REROLL (a: the dice's bit set;
+    no board)."""
+
+def nt_train_powers(
+    networks: bytearray,
+    minimum: int,
+    powers: int,
+    penalties: tuple[int, ...],
+    games: int,
+    state: int,
+    alpha0: float,
+    alpha1: float,
+    start: int,
+    total: int,
+    margin: float,
+    learn: bool = True,
+) -> tuple[int, int, int, int]:
+    """Self-play games with the powers by TD(0), the networks (one per number of powers
+    left) changed in place: the generator's state after them, the sum of their final scores
+    (penalties paid), their ruins and the powers used."""

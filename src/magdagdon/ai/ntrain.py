@@ -8,6 +8,12 @@ the end of the game). The step falls geometrically from ``alpha0`` to ``alpha1``
 run, divided over the 57 weights read. The dice come from the training seed's own generator
 (splitmix64), never from the engine's evaluation seeds.
 
+With ``powers`` (issue 36) the self-play uses the Majda Powers as the coach's options do
+(a die changed by 1, a REROLL in MAGDAGDON: ``power_choice`` in the C module, against a
+Python reference in the tests), and the value is a network per number of powers left, so it
+learns what a power in hand is worth on each board; each game's rolls come from a stream of
+its own, so two networks meet the same rolls from the same state.
+
 A run goes in chunks: after each, the progress is reported, the learning curve (mean final
 score of the chunk's games) grows, and a checkpoint may be written, from which the same run
 resumes, giving the same weights, bit for bit, as a run that was never interrupted.
@@ -45,11 +51,17 @@ class Run:
     alpha: tuple[float, float] = ALPHA["td"]
     masked: bool = False
     """A masked network (the rows read with the values an empty square allows, too)."""
+    powers: bool = False
+    """Self-play with the powers, a network per number of powers left (concatenated)."""
+    margin: float = 0.0
+    """With powers: what a power on a placeable roll must beat playing it as it is by."""
     done: int = 0
     state: int = 0
     seconds: float = 0.0
     curve: list[tuple[int, float, float]] = field(default_factory=list)
     """(games played, mean final score, ruins per game) of each chunk."""
+    powers_used: int = 0
+    """With powers: the powers the run's games used."""
     weights: array[float] = field(default_factory=new_weights, repr=False)
     errors: array[float] = field(default_factory=new_weights, repr=False)
     """Temporal coherence: each weight's net error."""
@@ -65,6 +77,9 @@ class Run:
             "learning": self.learning,
             "alpha": list(self.alpha),
             "masked": self.masked,
+            "powers": self.powers,
+            "margin": self.margin,
+            "powers_used": self.powers_used,
             "done": self.done,
             "state": self.state,
             "seconds": round(self.seconds, 1),
@@ -87,7 +102,9 @@ class Run:
         data = path.read_bytes()
         line, _, raw = data.partition(b"\n")
         h = json.loads(line)
-        size = SIZE_MASKED if h.get("masked") else SIZE
+        size = (SIZE_MASKED if h.get("masked") else SIZE) * networks(
+            Difficulty(h["difficulty"]), h.get("powers", False)
+        )
         if len(raw) != 3 * 4 * size:
             raise ValueError(f"{path}: a checkpoint of other tuples")
         parts = []
@@ -102,12 +119,20 @@ class Run:
             h["learning"],
             (h["alpha"][0], h["alpha"][1]),
             h.get("masked", False),
+            h.get("powers", False),
+            h.get("margin", 0.0),
             h["done"],
             h["state"],
             h["seconds"],
             [(int(g), float(m), float(r)) for g, m, r in h["curve"]],
+            h.get("powers_used", 0),
             *parts,
         )
+
+
+def networks(difficulty: Difficulty, powers: bool) -> int:
+    """How many networks a run holds: one, or with ``powers`` one per number of powers left."""
+    return difficulty.powers + 1 if powers else 1
 
 
 def train_network(
@@ -117,6 +142,8 @@ def train_network(
     *,
     learning: str = "td",
     masked: bool = False,
+    powers: bool = False,
+    margin: float = 0.0,
     chunk: int = 20_000,
     checkpoint: Path | None = None,
     progress: Callable[[Run], None] | None = None,
@@ -124,13 +151,17 @@ def train_network(
     """Train (or resume from ``checkpoint``, when it holds the same run) a network of
     ``difficulty`` for ``games`` self-play games from ``seed``, ``learning`` by temporal
     coherence (``tc``) or plain TD(0) (``td``); ``masked``: a masked network (see
-    :data:`~.ntuple.SIZE_MASKED`)."""
+    :data:`~.ntuple.SIZE_MASKED`); ``powers``: self-play with the powers, a network per
+    number of powers left (TD(0) only), a power on a placeable roll taken when it beats
+    playing the roll as it is by ``margin``."""
     module = native("magdagdon.ai._fast")
     if module is None:
         raise RuntimeError("training needs the C accelerator (magdagdon.ai._fast)")
     if learning not in ALPHA:
         raise ValueError(f"unknown learning {learning!r}: {', '.join(LEARNING)}")
-    zeros = new_weights(masked)
+    if powers and learning != "td":
+        raise ValueError("self-play with the powers learns by TD(0): --learning td")
+    zeros = new_weights(masked) * networks(difficulty, powers)
     run = Run(
         difficulty,
         games,
@@ -138,6 +169,8 @@ def train_network(
         learning,
         ALPHA[learning],
         masked,
+        powers,
+        margin,
         state=seed & (2**64 - 1),
         weights=zeros,
         errors=array("f", zeros),
@@ -152,8 +185,10 @@ def train_network(
             found.learning,
             found.alpha,
             found.masked,
+            found.powers,
+            found.margin,
         )
-        if same != (difficulty, games, seed, learning, ALPHA[learning], masked):
+        if same != (difficulty, games, seed, learning, ALPHA[learning], masked, powers, margin):
             raise ValueError(f"{checkpoint} holds another run: {found.header()}")
         run = found
     buffer = bytearray(run.weights.tobytes())
@@ -165,9 +200,24 @@ def train_network(
     while run.done < games:
         n = min(chunk, games - run.done)
         start = time.perf_counter()
-        state, total, ruins = module.nt_train(
-            buffer, difficulty.minimum, n, run.state, *run.alpha, run.done, games, *extra
-        )
+        if powers:
+            state, total, ruins, used = module.nt_train_powers(
+                buffer,
+                difficulty.minimum,
+                difficulty.powers,
+                difficulty.penalties,
+                n,
+                run.state,
+                *run.alpha,
+                run.done,
+                games,
+                margin,
+            )
+            run.powers_used += used
+        else:
+            state, total, ruins = module.nt_train(
+                buffer, difficulty.minimum, n, run.state, *run.alpha, run.done, games, *extra
+            )
         run.seconds += time.perf_counter() - start
         run.state = state
         run.done += n
@@ -221,4 +271,4 @@ def curve_svg(run: Run, width: int = 480, height: int = 240) -> str:
     )
 
 
-__all__ = ["ALPHA", "LEARNING", "Run", "curve_svg", "train_network"]
+__all__ = ["ALPHA", "LEARNING", "Run", "curve_svg", "networks", "train_network"]

@@ -215,12 +215,15 @@ def encode_network(weights: Sequence[float]) -> bytes:
 
 
 def decode_network(data: bytes) -> array[float]:
-    """Float32 weights from :func:`encode_network`'s bytes (ValueError if they are not)."""
+    """Float32 weights from :func:`encode_network`'s bytes (ValueError if they are not): one
+    network, or the networks of a run with the powers, concatenated."""
     if not data.startswith(_MAGIC):
         raise ValueError("not an n-tuple network file")
     scale, n = struct.unpack_from("<dI", data, len(_MAGIC))
-    if n not in (SIZE, SIZE_MASKED):
-        raise ValueError(f"a network of {n} weights, {SIZE} or {SIZE_MASKED} expected")
+    if not any(n == k * size for k in range(1, 5) for size in (SIZE, SIZE_MASKED)):
+        raise ValueError(
+            f"a network of {n} weights: 1 to 4 networks of {SIZE} or {SIZE_MASKED} expected"
+        )
     q = array("h")
     q.frombytes(lzma.decompress(data[len(_MAGIC) + 12 :]))
     if len(q) != n:
@@ -237,6 +240,12 @@ def network_file(difficulty: Difficulty) -> str:
     are trained without powers, and both place at least 2 dice)."""
     name = Difficulty.PEACEFUL if difficulty is Difficulty.SURVIVAL else difficulty
     return f"{name.value}.nt"
+
+
+def powers_file(difficulty: Difficulty) -> str:
+    """The file name of a difficulty's networks trained with the powers, one per number of
+    powers left (``magdagdon train --network --powers``)."""
+    return f"{difficulty.value}-powers.nt"
 
 
 def provenance() -> dict[str, Any]:
@@ -288,6 +297,7 @@ __all__ = [
     "network_value",
     "networks_problem",
     "new_weights",
+    "powers_file",
     "provenance",
     "shipped_network",
     "symmetry",
