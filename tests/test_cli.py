@@ -124,7 +124,7 @@ def test_train_network_writes_the_network_its_curve_and_provenance(
     assert entry["command"] == (
         "magdagdon train --network --difficulty survival --games 300 --seed 3 --learning td"
     )
-    assert entry["games"] == 300 and meta["coach"] == []
+    assert entry["games"] == 300 and meta["coach"] == {}
     assert not list(out_dir.glob("*.checkpoint"))
     code, _, err = run(capsys, "train", "--network", "--games", "300")
     assert code == 2 and "one --difficulty" in err

@@ -233,10 +233,11 @@ def test_the_installed_package_simulates_with_the_strong_player(installed: Insta
 
 HINT_WITH_NETWORKS = """
 from magdagdon.ai import coach
-from magdagdon.ai.ntuple import NTupleModel, provenance
-from magdagdon.engine import Difficulty, Game
+from magdagdon.ai.ntuple import NTupleModel
+from magdagdon.ai.values import LINEAR, coach_table
+from magdagdon.engine import Game
 
-levels = [Difficulty(d) for d in provenance()["coach"]]
+levels = [d for d, name in coach_table().items() if name != LINEAR]
 player = coach.new_player()
 for difficulty in levels:
     game = Game.new(difficulty, seed=1)

@@ -504,7 +504,7 @@ def _train_network(args: argparse.Namespace) -> int:
     curve.write_text(curve_svg(run), encoding="utf-8")
     meta_path = out / "networks.json"
     meta = json.loads(meta_path.read_text("utf-8")) if meta_path.exists() else {}
-    meta.setdefault("coach", [])
+    meta.setdefault("coach", {})
     meta.setdefault("networks", {})[name] = {
         "command": "magdagdon train --network "
         + shlex.join(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from magdagdon.ai import model, ntuple
+from magdagdon.ai import model, values
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
 
@@ -44,18 +44,16 @@ def test_ready_is_503_when_the_strong_players_weights_cannot_load(
 def test_ready_is_503_when_a_network_of_the_coach_cannot_load(
     client: TestClient, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    if not ntuple.provenance()["coach"]:
+    networks = [d for d, name in values.coach_table().items() if name != values.LINEAR]
+    if not networks:
         pytest.skip("the coach plays with no network")
     # As in an install whose package data left a network out.
-    monkeypatch.setattr(ntuple, "network_file", lambda difficulty: "no-such-network.nt")
-    ntuple.shipped_network.cache_clear()
-    try:
-        r = client.get("/api/ready")
-        assert r.status_code == 503 and r.json() == {"status": "unavailable"}
-        assert "no-such-network.nt" in caplog.text
-    finally:
-        monkeypatch.undo()
-        ntuple.shipped_network.cache_clear()
+    table = {**values.coach_table(), networks[0]: "no-such-network.nt"}
+    monkeypatch.setattr(values, "coach_table", lambda: table)
+    r = client.get("/api/ready")
+    assert r.status_code == 503 and r.json() == {"status": "unavailable"}
+    assert "no-such-network.nt" in caplog.text
+    monkeypatch.undo()
     assert client.get("/api/ready").json() == {"status": "ok"}
 
 

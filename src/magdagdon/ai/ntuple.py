@@ -256,13 +256,11 @@ def provenance() -> dict[str, Any]:
 
 
 @cache
-def shipped_network(difficulty: Difficulty, coach: bool = True) -> NTupleModel | None:
-    """The shipped network of a difficulty; with ``coach``, None where the coach keeps the
-    linear model (``networks.json`` says which difficulties the coach plays with a network)."""
+def load_network(name: str, difficulty: Difficulty) -> NTupleModel:
+    """The shipped network file ``name`` (of :data:`NETWORKS`) as ``difficulty``'s value,
+    what a power held is worth taken from that difficulty's linear model. Which difficulty
+    plays with which network is :mod:`.values`'s table."""
     meta = provenance()
-    if coach and difficulty.value not in meta.get("coach", []):
-        return None
-    name = network_file(difficulty)
     data = resources.files(__package__).joinpath(NETWORKS, name).read_bytes()
     linear = shipped_model(difficulty)
     a = linear.weights[NAMES.index("powers_left")]
@@ -270,16 +268,6 @@ def shipped_network(difficulty: Difficulty, coach: bool = True) -> NTupleModel |
     return NTupleModel(
         difficulty, decode_network(data), a, b, dict(meta.get("networks", {}).get(name, {}))
     )
-
-
-def networks_problem() -> str | None:
-    """Why a network the coach plays with cannot be loaded, or None when each loads."""
-    try:
-        for difficulty in Difficulty:
-            shipped_network(difficulty)  # cached once loaded; a failure is tried again
-    except (OSError, ValueError, KeyError, lzma.LZMAError, struct.error) as exc:
-        return f"the coach's n-tuple networks cannot be loaded: {type(exc).__name__}: {exc}"
-    return None
 
 
 __all__ = [
@@ -293,12 +281,11 @@ __all__ = [
     "NTupleValue",
     "decode_network",
     "encode_network",
+    "load_network",
     "network_file",
     "network_value",
-    "networks_problem",
     "new_weights",
     "powers_file",
     "provenance",
-    "shipped_network",
     "symmetry",
 ]

@@ -45,10 +45,10 @@ from ..engine.board import NEIGHBOURS
 from . import fast
 from .evaluator import EXACT_EMPTY, Evaluator
 from .model import WEIGHTS_FILE, Model, load_models, shipped_model
-from .model import models_problem as linear_models_problem
-from .ntuple import NTupleModel, networks_problem, shipped_network
+from .ntuple import NTupleModel
 from .players import staging_actions
 from .rolls import ROLLS, Roll, outcomes
+from .values import VALUES, value_model, values_problem
 
 SEARCH: Final = {
     Difficulty.PEACEFUL: (30, 16),
@@ -116,10 +116,9 @@ def _staging_order(cells: tuple[int, ...], placed: list[tuple[int, int]]) -> lis
 
 
 def models_problem() -> str | None:
-    """Why the coach's values cannot be loaded (the linear models, or the n-tuple networks of
-    the difficulties it plays with one), or None: what ``/api/ready`` and ``magdagdon serve``
-    check."""
-    return linear_models_problem() or networks_problem()
+    """Why the coach's values cannot be loaded (:func:`~.values.values_problem`), or None:
+    what ``/api/ready`` and ``magdagdon serve`` check."""
+    return values_problem()
 
 
 class StrongPlayer:
@@ -139,18 +138,18 @@ class StrongPlayer:
         value: str = "coach",
         name: str | None = None,
     ):
-        """A player with ``model``; by default the shipped one of the game's difficulty that
-        ``value`` names: ``"coach"`` the coach's (the n-tuple network where it is shipped,
-        :func:`~.ntuple.shipped_network`, else the linear model), ``"network"`` the network,
-        ``"linear"`` the linear model. ``name``: the player's name (``strong`` by default).
+        """A player with ``model``; by default the value of the game's difficulty that
+        ``value`` names in :mod:`.values`'s table: ``"coach"`` the coach's, ``"network"``
+        the difficulty's network, ``"linear"`` the linear model. ``name``: the player's name
+        (``strong`` by default).
 
         ``breadth`` options are searched, among afterstates with at most ``search_empty``
         empty squares (both by default the difficulty's :data:`SEARCH`); more while fewer
         than ``budget`` staged sets were looked at in the decision; none after ``limit``
         staged sets (0: no limit), which bounds the time of a decision (for hints).
         """
-        if value not in ("coach", "network", "linear"):
-            raise ValueError(f"unknown value {value!r}: coach, network or linear")
+        if value not in VALUES:
+            raise ValueError(f"unknown value {value!r}: {', '.join(VALUES)}")
         self._model = model
         self.value = value
         if name is not None:
@@ -184,12 +183,7 @@ class StrongPlayer:
         """The value this player plays a difficulty with (see the constructor)."""
         if self._model is not None:
             return self._model
-        if self.value == "linear":
-            return shipped_model(difficulty)
-        network = shipped_network(difficulty)
-        if network is None and self.value == "network":
-            network = shipped_network(difficulty, coach=False)
-        return network if network is not None else shipped_model(difficulty)
+        return value_model(difficulty, self.value)
 
     def options(self, game: Game) -> list[Option]:
         """Every option of the turn, best first (PLACE or MAGDAGDON)."""
