@@ -180,3 +180,27 @@ def test_training_with_powers_is_seeded_resumes_and_uses_powers(tmp_path: Path) 
     assert resumed.powers_used == whole.powers_used
     with pytest.raises(ValueError, match="another run"):
         train_network(Difficulty.PEACEFUL, 400, 7, chunk=200, checkpoint=checkpoint)
+
+
+@needs_native
+def test_the_strong_player_and_the_coach_play_with_a_network_per_power_count() -> None:
+    """Networks trained with the powers are a value the strong player and the coach use as
+    they are (the search's rescues value a die changed with one power fewer); a game
+    played with them is legal to the end, and a hint's plan plays."""
+    from magdagdon.ai import coach
+    from magdagdon.ai.ntuple import NTupleModel
+    from magdagdon.ai.strong import StrongPlayer
+    from magdagdon.engine import Game, Phase
+
+    run = train_network(Difficulty.PEACEFUL, 300, 11, chunk=300, powers=True)
+    model = NTupleModel(Difficulty.PEACEFUL, run.weights)
+    assert model.per_power
+    player = StrongPlayer(model, breadth=4)
+    game = Game.new("peaceful", seed=12)
+    while game.phase is not Phase.OVER:
+        if game.phase is not Phase.ROLL:
+            hint = coach.hint(game, player)
+            assert hint.plan and hint.expected_score == hint.expected_score  # not NaN
+        for action in player.turn(game):
+            game.apply(action)
+    assert game.board.empty_count == 0

@@ -472,13 +472,14 @@ struct search {
     const double *params;
     const float *nt; /* an n-tuple network's weights, or NULL: the linear value */
     int nt_masked;
-    double power_a, power_b; /* with nt: a power held is worth power_a + power_b * empty / 16 */
+    long nt_stride; /* 0: one network; else networks by powers left, `nt_stride` floats each */
+    double power_a, power_b; /* one network: a power held is worth power_a + power_b * empty / 16 */
     double best[2401];
     long work;
 };
 
 static double nt_learned(const unsigned char *cells, int powers, const float *w, int masked,
-                         double pa, double pb);
+                         double pa, double pb, long stride);
 
 static double exact_value(const unsigned char *cells, int minimum, const double *table,
                           const double *params);
@@ -502,7 +503,8 @@ child_value(const unsigned char *child, const struct search *s)
             return exact_value(child, s->minimum, s->table, s->params);
     }
     if (s->nt != NULL)
-        return nt_learned(child, s->powers, s->nt, s->nt_masked, s->power_a, s->power_b);
+        return nt_learned(child, s->powers, s->nt, s->nt_masked, s->power_a, s->power_b,
+                          s->nt_stride);
     return board_value(child, s->powers, s->table, s->params);
 }
 
@@ -677,6 +679,7 @@ exact_value(const unsigned char *cells, int minimum, const double *table, const 
     s->table = table;
     s->params = params;
     s->nt = NULL;
+    s->nt_stride = 0;
     s->work = 0;
     expand(s);
     double ruin = NAN, total = 0.0;
@@ -767,6 +770,7 @@ fast_best_rolls(PyObject *self, PyObject *args)
     s->table = (const double *)tv.buf;
     s->params = (const double *)pv.buf;
     s->nt = NULL;
+    s->nt_stride = 0;
     s->work = 0;
     expand(s);
     PyObject *tops = PyTuple_New(NROLLS);
@@ -938,12 +942,14 @@ board_score(const unsigned char *cells)
    plus what the powers held are worth (NTupleValue.__call__). */
 static double
 nt_learned(const unsigned char *cells, int powers, const float *w, int masked, double pa,
-           double pb)
+           double pb, long stride)
 {
     int empty = count_empty(cells);
     double score = (double)board_score(cells);
     if (!empty)
         return score;
+    if (stride) /* a network per number of powers left: it knows what they are worth */
+        return score + nt_value(cells, w + (long)powers * stride, masked);
     return score + nt_value(cells, w, masked) + (double)powers * (pa + pb * (double)empty / 16.0);
 }
 
@@ -956,6 +962,30 @@ get_network(Py_buffer *view)
     if (view->len == (Py_ssize_t)(NT_SIZE_MASKED * sizeof(float)))
         return 1;
     PyErr_Format(PyExc_ValueError, "network: %d or %d floats expected", NT_SIZE, NT_SIZE_MASKED);
+    return -1;
+}
+
+/* A value's networks: one network, or 2 to 4 of the same layout, one per number of powers
+   left, `powers` of which must be held. The layout (0 plain, 1 masked) and into *stride 0 or
+   the size of a network; -1 and an error where the size or the powers do not fit. */
+static int
+get_networks(Py_buffer *view, int powers, long *stride)
+{
+    long n = (long)(view->len / (Py_ssize_t)sizeof(float));
+    for (int k = 1; k <= 4; k++)
+        for (int masked = 0; masked < 2; masked++) {
+            long size = masked ? NT_SIZE_MASKED : NT_SIZE;
+            if (n != k * size || view->len % (Py_ssize_t)sizeof(float))
+                continue;
+            if (k > 1 && (powers < 0 || powers >= k)) {
+                PyErr_Format(PyExc_ValueError, "%d networks: 0 to %d powers left", k, k - 1);
+                return -1;
+            }
+            *stride = k > 1 ? size : 0;
+            return masked;
+        }
+    PyErr_Format(PyExc_ValueError, "networks: 1 to 4 of %d or %d floats expected", NT_SIZE,
+                 NT_SIZE_MASKED);
     return -1;
 }
 
@@ -986,9 +1016,10 @@ fast_nt_learned(PyObject *self, PyObject *args)
         return NULL;
     PyObject *out = NULL;
     int masked;
-    if (parse_cells(&cv, &cells) == 0 && (masked = get_network(&wv)) >= 0)
+    long stride = 0;
+    if (parse_cells(&cv, &cells) == 0 && (masked = get_networks(&wv, powers, &stride)) >= 0)
         out = PyFloat_FromDouble(
-            nt_learned(cells, powers, (const float *)wv.buf, masked, pa, pb));
+            nt_learned(cells, powers, (const float *)wv.buf, masked, pa, pb, stride));
     PyBuffer_Release(&cv);
     PyBuffer_Release(&wv);
     return out;
@@ -1007,7 +1038,8 @@ fast_nt_best_rolls(PyObject *self, PyObject *args)
     PyObject *tops = NULL;
     long work = 0;
     int masked = 0;
-    if (parse_cells(&cv, &cells) < 0 || (masked = get_network(&wv)) < 0 ||
+    long stride = 0;
+    if (parse_cells(&cv, &cells) < 0 || (masked = get_networks(&wv, powers, &stride)) < 0 ||
         parse_model(&tv, &pv) < 0)
         goto done;
     if (exact_empty && (powers || minimum < 1 || minimum > 4 || exact_empty > 4)) {
@@ -1030,6 +1062,7 @@ fast_nt_best_rolls(PyObject *self, PyObject *args)
     s->params = (const double *)pv.buf;
     s->nt = (const float *)wv.buf;
     s->nt_masked = masked;
+    s->nt_stride = stride;
     s->power_a = pa;
     s->power_b = pb;
     s->work = 0;
@@ -1644,7 +1677,8 @@ static PyMethodDef methods[] = {
     {"nt_value", fast_nt_value, METH_VARARGS,
      "nt_value(cells, network) -> float: an n-tuple network's value of a board."},
     {"nt_learned", fast_nt_learned, METH_VARARGS,
-     "nt_learned(cells, powers, network, power_a, power_b) -> float: score + value + powers."},
+     "nt_learned(cells, powers, network, power_a, power_b) -> float: score + value + powers "
+     "(a network per number of powers left: score + that network's value)."},
     {"nt_best_rolls", fast_nt_best_rolls, METH_VARARGS,
      "nt_best_rolls(cells, powers, required, network, power_a, power_b, table, params[, "
      "minimum, exact_empty]) -> (tops, work): best_rolls with the network's learned value."},

@@ -12,7 +12,7 @@ from ..engine.placement import legal_mask, with_placed
 from . import fast
 from .features import LinearValue, quick_score
 from .model import Model
-from .ntuple import NTupleModel, NTupleValue
+from .ntuple import NTupleModel, NTupleValue, network_count
 from .rolls import ROLLS, Roll, adjusted_rolls, sub_rolls
 
 EXACT_EMPTY: Final = 4
@@ -44,6 +44,7 @@ class Evaluator:
             self._linear = (
                 self._native.value if self._native else LinearValue(model.weights, model.bias)
             )
+        self._per_power = isinstance(model, NTupleModel) and model.per_power
         self.work = 0
         """Staged sets looked at by the searches so far, a value found in the memo counted
         as when it was first computed: a measure of time that is the same on every machine
@@ -55,9 +56,13 @@ class Evaluator:
         self._costs: dict[tuple[tuple[int, ...], int, bool], int] = {}
 
     def network_bytes(self) -> bytes | None:
-        """The network's float32 weights as the C module reads them (None: no network, or
-        no C module)."""
-        return self._native.network if isinstance(self._native, fast.NativeNTuple) else None
+        """The network with no power left, float32 weights as the C module reads them (None:
+        no network, or no C module): of a network per number of powers left, the first."""
+        if not isinstance(self._native, fast.NativeNTuple):
+            return None
+        network = self._native.network
+        count, size = network_count(len(network) // 4)
+        return network[: 4 * size] if count > 1 else network
 
     def clear(self) -> None:
         """Forget memoised values (call between games to bound memory)."""
@@ -130,16 +135,18 @@ class Evaluator:
         start = self.work
         child_value = self.value if exact else self.learned
         empty = cells.count(EMPTY)
-        required = self.difficulty.required(empty)
-        if self._native is not None and (not exact or not powers_left):
-            leaves = EXACT_EMPTY if exact else 0  # next afterstates valued exactly
-            tops, work = self._native.best_rolls(cells, powers_left, required, self.minimum, leaves)
-            self.work += work
-            placeable: dict[Roll, float] = {
-                roll: top for (roll, _), top in zip(ROLLS, tops, strict=True) if top > -math.inf
-            }
-        else:
-            placeable = self._placeable(cells, powers_left, required, child_value)
+        placeable = self._placeable_rolls(cells, powers_left, exact)
+        # a rescue (a die changed by 1) leaves a power fewer: a network per number of powers
+        # values its placements with one power fewer; one value takes the linear model's
+        # worth of a power off
+        rescued = placeable
+        spend = 0.0
+        if powers_left:
+            spend = float(self.power_cost(powers_left))
+            if self._per_power:
+                rescued = self._placeable_rolls(cells, powers_left - 1, exact)
+            else:
+                spend += self.model.power_value(empty)
         ruin: float | None = None
         values: dict[Roll, float] = {}
         for roll, _ in ROLLS:
@@ -154,14 +161,29 @@ class Evaluator:
                 )
             top = ruin
             if powers_left:
-                spend = self.power_cost(powers_left) + self.model.power_value(empty)
                 for other in adjusted_rolls(roll):
-                    if other in placeable:
-                        top = max(top, placeable[other] - spend)
+                    if other in rescued:
+                        top = max(top, rescued[other] - spend)
             values[roll] = top
         self._rolls[key] = values
         self._costs[key] = self.work - start
         return values
+
+    def _placeable_rolls(
+        self, cells: tuple[int, ...], powers_left: int, exact: bool
+    ) -> dict[Roll, float]:
+        """Per roll that can be placed on ``cells``: the value of its best next afterstate
+        (with ``powers_left`` held; valued exactly near the end when ``exact``)."""
+        required = self.difficulty.required(cells.count(EMPTY))
+        if self._native is not None and (not exact or not powers_left):
+            leaves = EXACT_EMPTY if exact else 0  # next afterstates valued exactly
+            tops, work = self._native.best_rolls(cells, powers_left, required, self.minimum, leaves)
+            self.work += work
+            return {
+                roll: top for (roll, _), top in zip(ROLLS, tops, strict=True) if top > -math.inf
+            }
+        child_value = self.value if exact else self.learned
+        return self._placeable(cells, powers_left, required, child_value)
 
     def _placeable(
         self,

@@ -122,6 +122,16 @@ MASKED_READS: Final = tuple(
 """The 16 readings a masked network adds (after the plain ones, before the bias)."""
 
 
+def network_count(size: int) -> tuple[int, int]:
+    """How many networks ``size`` weights hold and the size of each: one network, or 2 to 4
+    of one layout, one per number of powers left (ValueError for any other size)."""
+    for count in range(1, 5):
+        for one in (SIZE, SIZE_MASKED):
+            if size == count * one:
+                return count, one
+    raise ValueError(f"{size} weights: 1 to 4 networks of {SIZE} or {SIZE_MASKED} expected")
+
+
 def new_weights(masked: bool = False) -> array[float]:
     """A network of zeros (float32), plain or masked."""
     return array("f", bytes(4 * (SIZE_MASKED if masked else SIZE)))
@@ -170,7 +180,9 @@ def network_value(cells: Sequence[int], weights: Sequence[float]) -> float:
 class NTupleModel:
     """A difficulty's network, and what a power held is worth (``power_a + power_b · empty /
     16`` points, taken from the linear model of that difficulty: the network is trained
-    without powers)."""
+    without powers). Or, trained with the powers (``magdagdon train --network --powers``), a
+    network per number of powers left, concatenated in ``weights``: each knows what the
+    powers held are worth, and ``power_a``/``power_b`` are not used."""
 
     difficulty: Difficulty
     weights: array[float] = field(repr=False, compare=False)
@@ -179,8 +191,14 @@ class NTupleModel:
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def power_value(self, empty: int) -> float:
-        """What holding one more power is worth on a board with ``empty`` empty squares."""
+        """What holding one more power is worth on a board with ``empty`` empty squares (one
+        network: the linear model's estimate)."""
         return self.power_a + self.power_b * empty / 16
+
+    @property
+    def per_power(self) -> bool:
+        """Whether the model is a network per number of powers left."""
+        return network_count(len(self.weights))[0] > 1
 
 
 class NTupleValue:
@@ -189,15 +207,19 @@ class NTupleValue:
     def __init__(self, model: NTupleModel) -> None:
         """The value of ``model``."""
         self.model = model
+        count, size = network_count(len(model.weights))
+        self.networks = [model.weights[k * size : (k + 1) * size] for k in range(count)]
 
     def __call__(self, cells: Sequence[int], powers_left: int) -> float:
-        """Score + the network's value + what the powers held are worth (a full board: its
-        score)."""
+        """Score + the network's value + what the powers held are worth (a network per number
+        of powers left: score + that network's value; a full board: its score)."""
         m = self.model
         empty = sum(1 for c in cells if c == EMPTY)
         score = float(quick_score(tuple(cells)))
         if not empty:
             return score
+        if len(self.networks) > 1:
+            return score + network_value(cells, self.networks[powers_left])
         power = m.power_a + m.power_b * float(empty) / 16.0
         return score + network_value(cells, m.weights) + float(powers_left) * power
 
@@ -220,10 +242,7 @@ def decode_network(data: bytes) -> array[float]:
     if not data.startswith(_MAGIC):
         raise ValueError("not an n-tuple network file")
     scale, n = struct.unpack_from("<dI", data, len(_MAGIC))
-    if not any(n == k * size for k in range(1, 5) for size in (SIZE, SIZE_MASKED)):
-        raise ValueError(
-            f"a network of {n} weights: 1 to 4 networks of {SIZE} or {SIZE_MASKED} expected"
-        )
+    network_count(n)
     q = array("h")
     q.frombytes(lzma.decompress(data[len(_MAGIC) + 12 :]))
     if len(q) != n:
@@ -282,6 +301,7 @@ __all__ = [
     "decode_network",
     "encode_network",
     "load_network",
+    "network_count",
     "network_file",
     "network_value",
     "new_weights",
