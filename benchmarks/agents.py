@@ -29,7 +29,9 @@ The rows (:data:`AGENTS`; ``--only`` keeps some):
   ``python_magdagdon`` at turn level with terminal rewards.
 - ``ppo``: sb3-contrib's ``MaskablePPO`` (its defaults, an MLP policy, 8 environments, one
   torch thread) trained for ``--ppo-steps`` environment steps (or ``--ppo-seconds`` CPU
-  seconds) at die level (``--ppo-level turn``: turn level), then played deterministically.
+  seconds, looked at before each environment step: an update under way ends first) at die
+  level (``--ppo-level turn``: turn level), then played deterministically. The budget column
+  gives the steps, the CPU seconds and the process's peak memory (``ru_maxrss``).
   Needs torch and sb3-contrib, which are no dependency of the project: without them the row
   is skipped with a word. To get them, a virtual environment of its own, e.g.::
 
@@ -322,7 +324,9 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
         scores.append(int(info["score"]))
     budget = (
         f"{steps:,} {args.ppo_level}-level steps, {trained:.0f} CPU s "
-        f"({steps / max(trained, 1e-9):,.0f} steps a CPU second), peak {peak_mb:,.0f} MB"
+        f"({steps / trained:,.0f} steps a CPU second), peak {peak_mb:,.0f} MB"
+        if steps
+        else f"untrained ({args.ppo_level} level), peak {peak_mb:,.0f} MB"
     )
     if args.ppo_seconds:
         command = f"--ppo-seconds {args.ppo_seconds:g}"
@@ -408,7 +412,7 @@ def play_table(
 def line(row: Row) -> str:
     """One row as text."""
     return (
-        f"{row.agent:<18}{row.difficulty:<11}{row.mean:>8.1f} ± {row.ci95:<6.1f}"
+        f"{row.agent:<26}{row.difficulty:<11}{row.mean:>8.1f} ± {row.ci95:<6.1f}"
         f"{row.games:>7}{row.ms_per_decision:>13.2f}{row.seconds:>7.0f}  {row.budget}"
     )
 
@@ -484,7 +488,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         file=sys.stderr if args.markdown else sys.stdout,
         flush=True,
     )
-    head = f"{'agent':<18}{'difficulty':<11}{'mean ± 95% CI':>17}{'games':>7}"
+    head = f"{'agent':<26}{'difficulty':<11}{'mean ± 95% CI':>17}{'games':>7}"
     head += f"{'CPU ms/dec.':>13}{'CPU s':>7}  budget"
     print(head, file=sys.stderr if args.markdown else sys.stdout, flush=True)
     rows, _ = play_table(names, args.bot, args.difficulties, args)
