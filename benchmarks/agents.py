@@ -304,6 +304,7 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
         model.learn(args.ppo_steps)
     trained, trained_wall = time.process_time() - start, time.perf_counter() - wall
     steps = int(model.num_timesteps)
+    episodes = sum(len(r) for r in venv.env_method("get_episode_rewards"))  # Monitor's
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     env = gymnasium.make("Magdagdon-v0", **kwargs)
@@ -323,7 +324,7 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
             done = terminated or truncated
         scores.append(int(info["score"]))
     budget = (
-        f"{steps:,} {args.ppo_level}-level steps, {trained:.0f} CPU s "
+        f"{steps:,} {args.ppo_level}-level steps ({episodes:,} games), {trained:.0f} CPU s "
         f"({steps / trained:,.0f} steps a CPU second), peak {peak_mb:,.0f} MB"
         if steps
         else f"untrained ({args.ppo_level} level), peak {peak_mb:,.0f} MB"
@@ -344,7 +345,13 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
         decisions=len(times),
         decision_seconds=sum(times),
         seconds=trained + time.process_time() - start,
-        notes={"steps": steps, "cpu_s": trained, "wall_s": trained_wall, "peak_mb": peak_mb},
+        notes={
+            "steps": steps,
+            "episodes": episodes,
+            "cpu_s": trained,
+            "wall_s": trained_wall,
+            "peak_mb": peak_mb,
+        },
     )
 
 
