@@ -218,20 +218,35 @@ def http_hints(games: int, seed: int) -> None:
             )
 
 
+def _bot(name: str) -> str:
+    """A bot the registry makes: a shipped name, or ``package.module:Class``."""
+    try:
+        make_player(name)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+    return name
+
+
 def main() -> None:
     """Play and print the table, then time the hints."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--processes", type=int, default=2)
-    parser.add_argument("--bots", nargs="+", choices=PLAYERS, default=list(PLAYERS))
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        type=_bot,
+        default=list(PLAYERS),
+        help=f"{', '.join(PLAYERS)}, or package.module:Class (a player not shipped yet)",
+    )
     parser.add_argument(
         "--difficulties",
         nargs="+",
         choices=[d.value for d in Difficulty],
         default=[d.value for d in Difficulty],
     )
-    parser.add_argument("--vs", choices=PLAYERS, help="the paired differences of every bot with it")
+    parser.add_argument("--vs", type=_bot, help="the paired differences of every bot with it")
     parser.add_argument("--hints", type=int, default=300, help="positions to time (0: none)")
     parser.add_argument(
         "--blocks", type=int, default=0, help="also print the mean of every N games (0: no)"
