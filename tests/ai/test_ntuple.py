@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -166,11 +167,20 @@ def test_the_shipped_form_is_int16_and_loses_at_most_half_a_step() -> None:
 
 
 @needs_native
-@pytest.mark.parametrize(("learning", "masked"), [("tc", False), ("td", False), ("tc", True)])
+@pytest.mark.parametrize(
+    ("difficulty", "learning", "masked", "powers"),
+    [
+        (Difficulty.NIGHTMARE, "tc", False, False),
+        (Difficulty.NIGHTMARE, "td", False, False),
+        (Difficulty.NIGHTMARE, "tc", True, False),
+        (Difficulty.PEACEFUL, "td", False, True),  # the self-play with the powers
+    ],
+)
 def test_training_is_seeded_and_resumes_to_the_same_weights(
-    tmp_path: Path, learning: str, masked: bool
+    tmp_path: Path, difficulty: Difficulty, learning: str, masked: bool, powers: bool
 ) -> None:
-    whole = train_network(Difficulty.NIGHTMARE, 600, 5, chunk=200, learning=learning, masked=masked)
+    train = partial(train_network, learning=learning, masked=masked, powers=powers)
+    whole = train(difficulty, 600, 5, chunk=200)
     checkpoint = tmp_path / "run.checkpoint"
 
     class Stop(Exception):
@@ -181,34 +191,18 @@ def test_training_is_seeded_and_resumes_to_the_same_weights(
             raise Stop
 
     with pytest.raises(Stop):
-        train_network(
-            Difficulty.NIGHTMARE,
-            600,
-            5,
-            chunk=200,
-            learning=learning,
-            masked=masked,
-            checkpoint=checkpoint,
-            progress=stop_after_one,
-        )
-    resumed = train_network(
-        Difficulty.NIGHTMARE,
-        600,
-        5,
-        chunk=200,
-        learning=learning,
-        masked=masked,
-        checkpoint=checkpoint,
-    )
+        train(difficulty, 600, 5, chunk=200, checkpoint=checkpoint, progress=stop_after_one)
+    resumed = train(difficulty, 600, 5, chunk=200, checkpoint=checkpoint)
     assert resumed.weights == whole.weights
-    assert resumed.curve == whole.curve
-    other = train_network(Difficulty.NIGHTMARE, 600, 6, chunk=200, learning=learning, masked=masked)
+    assert resumed.curve == whole.curve and resumed.powers_used == whole.powers_used
+    other = train(difficulty, 600, 6, chunk=200)
     assert other.weights != whole.weights
     assert "<svg" in curve_svg(whole)
     with pytest.raises(ValueError, match="another run"):
-        train_network(
-            Difficulty.NIGHTMARE, 900, 5, learning=learning, masked=masked, checkpoint=checkpoint
-        )
+        train(difficulty, 900, 5, checkpoint=checkpoint)
+    if powers:  # a run without the powers is another run too
+        with pytest.raises(ValueError, match="another run"):
+            train_network(difficulty, 600, 5, checkpoint=checkpoint, learning=learning)
 
 
 @needs_native

@@ -9,7 +9,6 @@ import random
 from array import array
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +16,7 @@ from hypothesis import strategies as st
 
 from magdagdon.ai import fast
 from magdagdon.ai.features import quick_score
-from magdagdon.ai.ntrain import Run, train_network
+from magdagdon.ai.ntrain import train_network
 from magdagdon.ai.ntuple import SIZE, network_value
 from magdagdon.engine import EMPTY, RUIN, Board, Difficulty, staged_results
 
@@ -150,36 +149,13 @@ def test_a_power_rescues_the_last_square() -> None:
 
 
 @needs_native
-def test_training_with_powers_is_seeded_resumes_and_uses_powers(tmp_path: Path) -> None:
-    whole = train_network(Difficulty.PEACEFUL, 400, 7, chunk=200, powers=True)
-    assert len(whole.weights) == (POWERS + 1) * SIZE
-    assert whole.powers_used > 0 and whole.curve[-1][1] != 0
-    checkpoint = tmp_path / "run.checkpoint"
-
-    class Stop(Exception):
-        pass
-
-    def stop_after_one(run: Run) -> None:
-        if run.done == 200:
-            raise Stop
-
-    with pytest.raises(Stop):
-        train_network(
-            Difficulty.PEACEFUL,
-            400,
-            7,
-            chunk=200,
-            powers=True,
-            checkpoint=checkpoint,
-            progress=stop_after_one,
-        )
-    resumed = train_network(
-        Difficulty.PEACEFUL, 400, 7, chunk=200, powers=True, checkpoint=checkpoint
-    )
-    assert resumed.weights == whole.weights and resumed.curve == whole.curve
-    assert resumed.powers_used == whole.powers_used
-    with pytest.raises(ValueError, match="another run"):
-        train_network(Difficulty.PEACEFUL, 400, 7, chunk=200, checkpoint=checkpoint)
+def test_training_with_powers_uses_them_with_a_network_per_count() -> None:
+    """(Seeded and resumable: tests/ai/test_ntuple.py trains a run with the powers too.)"""
+    run = train_network(Difficulty.PEACEFUL, 400, 7, chunk=200, powers=True)
+    assert len(run.weights) == (POWERS + 1) * SIZE
+    assert run.powers_used > 0 and run.curve[-1][1] != 0
+    with pytest.raises(ValueError, match="TD"):
+        train_network(Difficulty.PEACEFUL, 10, 7, powers=True, learning="tc")
 
 
 @needs_native
