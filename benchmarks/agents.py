@@ -66,6 +66,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from magdagdon.ai import values
+from magdagdon.ai.ntuple import provenance
 from magdagdon.ai.registry import make_player
 from magdagdon.ai.simulate import game_seed, run_games
 from magdagdon.engine import Difficulty, Game
@@ -134,8 +136,22 @@ class Agent:
 # --- the simulator's players ---------------------------------------------------------------
 
 
-def simulator_row(bot: str, label: str | None = None, budget: str = "") -> Play:
-    """A player ``magdagdon simulate --bot`` takes (a name or ``package.module:Class``)."""
+def coach_budget(difficulty: str) -> str:
+    """What the coach plays ``difficulty`` with: the value of the shipped table
+    (``ai/networks/networks.json``) and its training, and the search."""
+    name = values.coach_table()[Difficulty(difficulty)]
+    if name == values.LINEAR:
+        return "shipped linear value (ai/weights.json) + search"
+    games = provenance()["networks"].get(name, {}).get("games")
+    trained = f", {games:,} self-play games" if games else ""
+    return f"shipped n-tuple network ({name}{trained}) + search"
+
+
+def simulator_row(
+    bot: str, label: str | None = None, budget: str | Callable[[str], str] = ""
+) -> Play:
+    """A player ``magdagdon simulate --bot`` takes (a name or ``package.module:Class``);
+    ``budget`` a word, or the word of each difficulty."""
 
     def play(difficulty: str, games: int, args: argparse.Namespace) -> Row:
         start = time.process_time()
@@ -145,7 +161,7 @@ def simulator_row(bot: str, label: str | None = None, budget: str = "") -> Play:
             agent=label or bot,
             difficulty=difficulty,
             command=f"magdagdon simulate --bot {bot} --difficulty {difficulty} --games {games}",
-            budget=budget,
+            budget=budget if isinstance(budget, str) else budget(difficulty),
             scores=[r.score for r in results],
             decisions=sum(len(r.decision_ms) for r in results),
             decision_seconds=seconds,
@@ -364,11 +380,7 @@ AGENTS: dict[str, Agent] = {
     "heuristic": Agent("heuristic", simulator_row("heuristic", budget="none: hand-written rules")),
     "strong": Agent(
         "strong",
-        simulator_row(
-            "strong",
-            "coach (strong)",
-            "shipped values (n-tuple networks, 1–1.5 M self-play games) + search",
-        ),
+        simulator_row("strong", "coach (strong)", coach_budget),
     ),
     "td": Agent("td", td_row, needs=("gymnasium", "numpy")),
     "mcts": Agent("mcts", mcts_row, needs=("pyspiel", "numpy"), costly=True),

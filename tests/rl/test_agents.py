@@ -84,6 +84,12 @@ def test_the_environments_reset_seed_is_the_simulators_game() -> None:
             assert not agents.same_dice("survival", index + 1, obs)
 
 
+def test_the_coachs_budget_is_the_value_it_plays_each_difficulty_with() -> None:
+    for difficulty in ("peaceful", "survival", "nightmare"):
+        word = agents.coach_budget(difficulty)
+        assert word.startswith("shipped ") and word.endswith(" + search")
+
+
 def test_the_guides_agent_is_read_from_the_guide() -> None:
     tdbot, episodes = agents.guide_tdbot()
     assert episodes == 5000
