@@ -48,6 +48,7 @@ bench: install-dev  ## every benchmark with its defaults (long: the AI's takes m
 	MAGDAGDON_TEST_DATABASE_URL=$${MAGDAGDON_TEST_DATABASE_URL:-postgresql+psycopg://postgres@127.0.0.1:5432/test} $(PY) -m benchmarks.hosts
 	$(PY) -m benchmarks.ai
 	$(PY) -m benchmarks.rl
+	$(PY) -m benchmarks.agents
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
