@@ -470,7 +470,7 @@ def _train_network(args: argparse.Namespace) -> int:
     out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
     out.mkdir(parents=True, exist_ok=True)
     name = powers_file(difficulty) if args.powers else network_file(difficulty)
-    checkpoint = out / f"{name.removesuffix('.nt')}.checkpoint"
+    checkpoint = out / f"{difficulty.value}{'-powers' if args.powers else ''}.checkpoint"
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
