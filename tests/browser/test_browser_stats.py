@@ -49,11 +49,12 @@ def test_statistics_sheet(browser: Any, live_server: str) -> None:
     page.click("#menu-button")
     page.click("#sheet [data-intent='open'][data-screen='stats']")
     page.click("#sheet [data-intent='stats-difficulty'][data-difficulty='peaceful']")
+    # each term with its number, read at once from one element: the sheet is drawn again as
+    # its lists arrive, and two reads could meet two drawings (a clean-clone run did)
     numbers = dict(
-        zip(
-            sheet.locator(".stats-numbers").first.locator("dt").all_inner_texts(),
-            sheet.locator(".stats-numbers").first.locator("dd").all_inner_texts(),
-            strict=True,
+        sheet.locator(".stats-numbers").first.evaluate(
+            "el => [...el.querySelectorAll('dt')].map(dt => [dt.innerText,"
+            " dt.nextElementSibling.innerText])"
         )
     )
     assert numbers["Finished"] == "2" and numbers["Best"] == str(max(scores)).replace("-", "−")
