@@ -51,18 +51,23 @@ class Installed:
         env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
         return {**env, "HOME": str(self.home), **extra}
 
-    def distributions(self) -> set[str]:
-        """The names of the packages installed in the venv (normalised: lower case, ``-``)."""
-        code = "import importlib.metadata as m; print(*(d.name for d in m.distributions()))"
-        out = subprocess.run(
+    def python(self, code: str) -> subprocess.CompletedProcess[str]:
+        """Run ``code`` with the venv's Python, outside the checkout; its output."""
+        return subprocess.run(
             [str(self.venv / "bin" / "python"), "-c", code],
             cwd=self.home,
             env=self.env(),
             capture_output=True,
             text=True,
-            check=True,
-        ).stdout
-        return {_normalised(name) for name in out.split()}
+            timeout=120,
+        )
+
+    def distributions(self) -> set[str]:
+        """The names of the packages installed in the venv (normalised: lower case, ``-``)."""
+        code = "import importlib.metadata as m; print(*(d.name for d in m.distributions()))"
+        out = self.python(code)
+        assert out.returncode == 0, out.stderr
+        return {_normalised(name) for name in out.stdout.split()}
 
     def run(
         self, *args: str, timeout: float = 120, **extra: str
@@ -166,19 +171,13 @@ def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> No
 
 
 def test_the_installed_package_is_not_the_checkout(installed: Installed) -> None:
-    python = installed.venv / "bin" / "python"
     code = (
         "import magdagdon, magdagdon.ai.fast as f, magdagdon.engine.fast as g; "
         "print(magdagdon.__file__, f.AVAILABLE and g.AVAILABLE)"
     )
-    out = subprocess.run(
-        [str(python), "-c", code],
-        cwd=installed.home,
-        env=installed.env(),
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+    done = installed.python(code)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.split()
     assert Path(out[0]).is_relative_to(installed.venv)
     if os.environ.get("MAGDAGDON_REQUIRE_NATIVE"):  # .ci/run: the wheel builds the C part too
         assert out[1] == "True"
@@ -249,15 +248,7 @@ print(len(levels), all(isinstance(player.evaluator(d).model, NTupleModel) for d 
 
 def test_the_installed_coach_hints_with_the_networks(installed: Installed) -> None:
     """The networks are in the wheel and load there: the coach plays with them."""
-    python = installed.venv / "bin" / "python"
-    out = subprocess.run(
-        [str(python), "-c", HINT_WITH_NETWORKS],
-        cwd=installed.home,
-        env=installed.env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out = installed.python(HINT_WITH_NETWORKS)
     assert out.returncode == 0, out.stderr
     count, loaded = out.stdout.split()
     assert int(count) >= 1 and loaded == "True"
@@ -334,14 +325,7 @@ def test_a_research_install_simulates_and_plays_the_rl_games(research: Installed
     done = research.run("simulate", "--bot", "strong", "--games", "2", "--json")
     assert done.returncode == 0, done.stderr
     assert '"games": 2' in done.stdout
-    played = subprocess.run(
-        [str(research.venv / "bin" / "python"), "-c", RESEARCH],
-        cwd=research.home,
-        env=research.env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    played = research.python(RESEARCH)
     assert played.returncode == 0, played.stderr
     assert played.stdout.split() == ["True", "True"]
 
