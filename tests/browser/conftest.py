@@ -7,6 +7,7 @@ terminal game's pilot) cannot share.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,12 +39,58 @@ class WithoutTour:
             options.setdefault("service_workers", "block")
         context = self._browser.new_context(**options)
         context.set_default_timeout(UI_WAIT_MS)
+        _journal(context)
         if not tour:
             context.add_init_script(TOUR_SEEN)
         return context
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._browser, name)
+
+
+JOURNAL: list[str] = []
+"""What the pages of the test running now did (navigations, console messages, page errors,
+failed requests, answers of 400 and over): printed under a failed test, as a failure on a
+loaded machine cannot be run again to be looked at."""
+
+
+def _journal(context: Any) -> None:
+    """Write what ``context``'s pages do into :data:`JOURNAL`."""
+    start = time.monotonic()
+
+    def note(text: str) -> None:
+        if len(JOURNAL) < 500:
+            JOURNAL.append(f"{time.monotonic() - start:7.2f}s {text}")
+
+    def watch(page: Any) -> None:
+        page.on("console", lambda m: note(f"console {m.type}: {m.text}"))
+        page.on("pageerror", lambda e: note(f"page error: {e}"))
+        page.on(
+            "framenavigated",
+            lambda f: note(f"navigated to {f.url}") if f == page.main_frame else None,
+        )
+        page.on("load", lambda _: note("load"))
+
+    context.on("page", watch)
+    context.on("requestfailed", lambda r: note(f"failed: {r.method} {r.url} ({r.failure})"))
+    context.on(
+        "response",
+        lambda r: note(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None,
+    )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_journal() -> None:
+    JOURNAL.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed browser test's report ends with :data:`JOURNAL`."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.failed and JOURNAL:
+        report.sections.append(("what the pages did", "\n".join(JOURNAL[-150:])))
 
 
 @pytest.fixture(scope="package")
