@@ -11,9 +11,10 @@ over positions met in games of the strong player (every phase: before the roll, 
 MAGDAGDON), answered by a fresh coach each time as a server process would after a restart
 (the slowest case: nothing memoised). With ``--calibration N``, the strong player plays N
 games of each difficulty and a table says how far the expected final score it gives its
-chosen move (what a hint shows) lies from the score the game then ends with, by the empty
-squares at the decision. With ``--http N``, a served game's hints are timed over HTTP in N
-games played by them. ``--difficulties`` keeps to some; ``--vs BOT`` adds every bot's paired
+chosen move (what a hint shows: the value corrected by ``ai/calibration``) lies from the score
+the game then ends with, by the empty squares at the decision. With ``--http N``, a served
+game's hints are timed over HTTP in N games played by them. ``--difficulties`` keeps to some;
+``--vs BOT`` adds every bot's paired
 difference with BOT on the same seeds. Prints figures; asserts nothing.
 """
 
@@ -26,6 +27,7 @@ import time
 from multiprocessing import get_context
 
 from magdagdon.ai import coach
+from magdagdon.ai.calibration import offset, play_out
 from magdagdon.ai.coach import hint
 from magdagdon.ai.registry import PLAYERS, make_player
 from magdagdon.ai.simulate import (
@@ -38,7 +40,7 @@ from magdagdon.ai.simulate import (
     summarize,
 )
 from magdagdon.ai.strong import StrongPlayer
-from magdagdon.engine import EMPTY, Difficulty, Game, Phase
+from magdagdon.engine import Difficulty, Game
 
 
 def strength(args: argparse.Namespace) -> None:
@@ -91,21 +93,13 @@ _strong: dict[str, StrongPlayer] = {}  # one per worker process: it keeps what i
 
 def expected_and_final(job: tuple[str, int, int]) -> list[tuple[int, float, int]]:
     """One game of the strong player: per decision, (empty squares, the expected final score
-    of the chosen option, the final score)."""
+    of the chosen option as a hint says it, the final score)."""
     difficulty, seed, index = job
     player = _strong.get("player") or _strong.setdefault("player", StrongPlayer())
-    game = Game.new(Difficulty(difficulty), seed=game_seed(seed, index))
-    seen: list[tuple[int, float]] = []
-    while not game.is_over:
-        if game.phase is Phase.ROLL:
-            game.apply({"type": "roll"})
-            continue
-        best = player.options(game)[0]
-        seen.append((game.board.cells.count(EMPTY), best.value))
-        for action in best.actions:
-            game.apply(action)
-    final = game.score().total
-    return [(empty, value, final) for empty, value in seen]
+    level = Difficulty(difficulty)
+    seen, final = play_out(player, Game.new(level, seed=game_seed(seed, index)))
+    # what the hint says: the value corrected by the shipped calibration
+    return [(empty, value + offset(level, empty), final) for empty, value in seen]
 
 
 def calibration(

@@ -159,6 +159,7 @@ def test_the_wheel_carries_every_file_of_the_package(installed: Installed) -> No
     assert "magdagdon/ai/weights.json" in sources
     assert "magdagdon/ai/networks/nightmare.nt" in sources
     assert "magdagdon/ai/networks/networks.json" in sources
+    assert "magdagdon/ai/networks/calibration.json" in sources
     assert "magdagdon/data/starter.jsonl.gz" in sources
     assert sources - carried == set()
     # the licence, with the copyright holder, and the Unicode data's beside its file

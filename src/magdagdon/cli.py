@@ -427,8 +427,13 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     from .ai.train import dumps, train
 
+    if args.network and args.calibrate:
+        print("--network and --calibrate are two commands: give one", file=sys.stderr)
+        return 2
     if args.network:
         return _train_network(args)
+    if args.calibrate:
+        return _calibrate(args)
     console = Console(stderr=True)
     levels = tuple(Difficulty(d) for d in args.difficulty) if args.difficulty else tuple(Difficulty)
     data = train(
@@ -449,6 +454,37 @@ TRAIN_GAMES = 1000
 """``magdagdon train``'s games per round and difficulty by default."""
 NETWORK_GAMES = 2_000_000
 """``magdagdon train --network``'s self-play games by default."""
+
+
+CALIBRATION_GAMES = 1000
+"""``magdagdon train --calibrate``'s games per difficulty by default."""
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    """Fit the offsets of the hints' expected scores (:mod:`magdagdon.ai.calibration`) on
+    games of the coach, and write the table (``calibration.json`` in the --output folder)."""
+    import json
+    from multiprocessing import get_context
+    from pathlib import Path
+
+    from .ai.calibration import FILE, fit, offsets_of
+
+    levels = [Difficulty(d) for d in args.difficulty] if args.difficulty else list(Difficulty)
+    games = args.games or CALIBRATION_GAMES
+    out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
+    out.mkdir(parents=True, exist_ok=True)
+    if args.processes > 1:
+        with get_context("spawn").Pool(args.processes) as pool:
+            data = fit(games, args.seed, levels, mapper=pool.imap)
+    else:
+        data = fit(games, args.seed, levels)
+    (out / FILE).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    for level in levels:
+        entry = data[level.value]
+        offsets = offsets_of(entry["decisions"], entry["means"])
+        print(f"{level.value}: offsets by empty squares 16..1: {offsets[16:0:-1]}")
+    print(f"written to {out / FILE}")
+    return 0
 
 
 def _train_network(args: argparse.Namespace) -> int:
@@ -724,6 +760,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="train one difficulty's n-tuple network (the coach's) in C, resumable from its "
         "checkpoint; --output is then a folder (default src/magdagdon/ai/networks)",
+    )
+    p.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="fit what the hints' expected scores are corrected by, from --games games of the "
+        "coach a difficulty (default 1,000) on calibration seeds; --output is a folder as "
+        "with --network",
     )
     p.add_argument(
         "--learning",

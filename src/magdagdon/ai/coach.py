@@ -27,8 +27,9 @@ from typing import Any
 
 from ..engine import EMPTY, Action, Board, Game, Phase, actions
 from ..engine.actions import POWERS, TURN_ENDING
-from . import fast
+from . import calibration, fast
 from .strong import Option, StrongPlayer
+from .values import value_model
 
 ALTERNATIVES = 3
 DECISIONS = POWERS | TURN_ENDING
@@ -104,11 +105,18 @@ def hint(game: Game, player: StrongPlayer | None = None) -> Hint:
     """The best plan for the turn in progress (the game is not over).
 
     Before ROLL the plan is to roll, with the expected final score of the position. A plan
-    with a REROLL ends at the REROLL: what comes after depends on the dice it brings.
+    with a REROLL ends at the REROLL: what comes after depends on the dice it brings. The
+    coach's expected scores are corrected as measured on its own games
+    (:mod:`.calibration`); the plans' costs are not changed by it.
     """
     if game.phase is Phase.OVER:
         raise ValueError("the game is over")
     strong = player or _player()
+    # what the expected scores are corrected by (the same for every plan: see .calibration),
+    # for the coach's own values
+    shift = 0.0
+    if strong.model(game.difficulty) is value_model(game.difficulty):
+        shift = calibration.offset(game.difficulty, game.board.cells.count(EMPTY))
     if game.phase is Phase.ROLL:
         ev = strong.evaluator(game.difficulty)
         cells = game.board.cells
@@ -117,17 +125,17 @@ def hint(game: Game, player: StrongPlayer | None = None) -> Hint:
             value = ev.value(cells, game.powers_left)  # the learned value
         else:
             value = ev.searched(cells, game.powers_left)
-        return Hint([actions.roll()], value - game.power_penalty)
+        return Hint([actions.roll()], value - game.power_penalty + shift)
     options = strong.options(game)
     best = options[0]
     alternatives = []
     for option in _distinct(options)[1:]:
         alternatives.append(
-            Plan(option.actions, option.value, best.value - option.value, _board_of(option))
+            Plan(option.actions, option.value + shift, best.value - option.value, _board_of(option))
         )
         if len(alternatives) == ALTERNATIVES:
             break
-    return Hint(best.actions, best.value, 0.0, _board_of(best), alternatives)
+    return Hint(best.actions, best.value + shift, 0.0, _board_of(best), alternatives)
 
 
 def _board_of(option: Option) -> str | None:
