@@ -456,6 +456,15 @@ NETWORK_GAMES = 2_000_000
 """``magdagdon train --network``'s self-play games by default."""
 
 
+def _networks_folder(args: argparse.Namespace) -> Path:
+    """Where ``train --network`` and ``train --calibrate`` write: --output as a folder, the
+    package's networks folder when it is left at the weights file's default (made if need
+    be)."""
+    out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
 CALIBRATION_GAMES = 1000
 """``magdagdon train --calibrate``'s games per difficulty by default."""
 
@@ -465,14 +474,12 @@ def _calibrate(args: argparse.Namespace) -> int:
     games of the coach, and write the table (``calibration.json`` in the --output folder)."""
     import json
     from multiprocessing import get_context
-    from pathlib import Path
 
     from .ai.calibration import FILE, fit, offsets_of
 
     levels = [Difficulty(d) for d in args.difficulty] if args.difficulty else list(Difficulty)
     games = args.games or CALIBRATION_GAMES
-    out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
-    out.mkdir(parents=True, exist_ok=True)
+    out = _networks_folder(args)
     if args.processes > 1:
         with get_context("spawn").Pool(args.processes) as pool:
             data = fit(games, args.seed, levels, mapper=pool.imap)
@@ -503,8 +510,7 @@ def _train_network(args: argparse.Namespace) -> int:
         return 2
     difficulty = Difficulty(args.difficulty[0])
     games = args.games or NETWORK_GAMES
-    out = Path(args.output if args.output != "weights.json" else "src/magdagdon/ai/networks")
-    out.mkdir(parents=True, exist_ok=True)
+    out = _networks_folder(args)
     name = powers_file(difficulty) if args.powers else network_file(difficulty)
     checkpoint = out / f"{difficulty.value}{'-powers' if args.powers else ''}.checkpoint"
     with Progress(

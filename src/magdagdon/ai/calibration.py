@@ -33,6 +33,7 @@ from importlib import resources
 from typing import Any, Final
 
 from ..engine import EMPTY, Difficulty, Game, Phase
+from .model import WEIGHTS_FILE
 from .ntuple import NETWORKS
 from .strong import StrongPlayer
 from .values import LINEAR, coach_table
@@ -51,8 +52,8 @@ def value_fingerprint(difficulty: Difficulty) -> str:
     the network file, or ``weights.json`` for the linear value."""
     name = coach_table()[difficulty]
     if name == LINEAR:
-        data = resources.files("magdagdon.ai").joinpath("weights.json").read_bytes()
-        name = "weights.json"
+        name = WEIGHTS_FILE
+        data = resources.files("magdagdon.ai").joinpath(name).read_bytes()
     else:
         data = resources.files("magdagdon.ai").joinpath(NETWORKS, name).read_bytes()
     return f"{name}:{hashlib.sha256(data).hexdigest()[:12]}"
