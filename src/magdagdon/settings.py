@@ -162,6 +162,23 @@ class Settings(BaseSettings):
     address_coach_per_minute: float = Field(
         default=120, gt=0, description="Hints and reviews per address."
     )
+    player_challenges_per_hour: float = Field(
+        default=30,
+        gt=0,
+        description="Challenges one player makes (each has the coach play its dice).",
+    )
+    address_challenges_per_hour: float = Field(
+        default=60, gt=0, description="Challenges made from one address."
+    )
+    player_searches_per_hour: float = Field(
+        default=30,
+        gt=0,
+        description="A player's finished games searched for their own puzzles (each costs the "
+        "coach 1 to 3 CPU seconds).",
+    )
+    address_searches_per_hour: float = Field(
+        default=60, gt=0, description="Finished games searched for puzzles, per address."
+    )
     coach_processes: int = Field(
         default=1,
         ge=1,
@@ -182,6 +199,28 @@ class Settings(BaseSettings):
         le=100,
         description="Hints and reviews of one address in hand at once (running or waiting); "
         "one more answers 429 with Retry-After at once.",
+    )
+    background_processes: int = Field(
+        default=1,
+        ge=1,
+        le=64,
+        description="Processes per server process for the coach's work nobody waits for (a "
+        "daily's par, a challenge's coach score, a player's games searched for puzzles), apart "
+        "from the hints' and reviews' so that these never wait behind it.",
+    )
+    background_queue: int = Field(
+        default=16,
+        ge=0,
+        le=10_000,
+        description="Background jobs that may wait for a background process; past that (with "
+        "the ones running) new background work is put off until it is asked for again.",
+    )
+    background_at_once: int = Field(
+        default=4,
+        ge=1,
+        le=1000,
+        description="Background jobs one player, one address or one network may have in hand "
+        "at once (running or waiting); past that their new work is put off likewise.",
     )
     database_timeout: float = Field(
         default=5.0,

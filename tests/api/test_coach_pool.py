@@ -1,16 +1,18 @@
 """The coach's processes: work runs outside the server process, bounded per address and in
-total, refused at once (with Retry-After) when there is no room, and a dead process replaced."""
+total, refused at once (with Retry-After) when there is no room, and a dead process replaced;
+background work in processes of its own, bounded per owner and in all, the same work once."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import time
+from pathlib import Path
 
 import pytest
 
 from magdagdon.engine import Difficulty, Game
-from magdagdon.web.coach_pool import CoachPool, hint_dict
+from magdagdon.web.coach_pool import Background, BackgroundRefused, CoachPool, hint_dict
 from magdagdon.web.errors import ApiError
 
 
@@ -88,5 +90,75 @@ def test_a_process_that_dies_is_replaced() -> None:
             assert await pool.run(_sleep, 0) > 0
         finally:
             pool.close()
+
+    asyncio.run(main())
+
+
+# --- background work: processes of its own, bounded, the same work once ---------------------
+
+
+def _wait_for(path: str) -> int:
+    """Block until ``path`` exists (a gate the test opens), then the process's id."""
+    while not os.path.exists(path):
+        time.sleep(0.01)
+    return os.getpid()
+
+
+def test_interactive_work_never_waits_behind_background_work(tmp_path: Path) -> None:
+    """Background processes busy with work that cannot finish yet: a hint still runs, on the
+    interactive pool, and only then is the background let go (an order, not a timing)."""
+    gate = str(tmp_path / "open")
+
+    async def main() -> None:
+        pool, background = CoachPool(1, 0, 1), Background(1, 8, 8)
+        try:
+            jobs = [
+                background.submit(i, lambda: background.process(_wait_for, gate)) for i in range(3)
+            ]
+            game = Game.new(Difficulty.PEACEFUL, seed=1)
+            game.roll()
+            with pool.slot("another address"):
+                advice = await asyncio.wait_for(pool.run(hint_dict, game), 120)
+            assert advice["expected_score"] > 0
+            assert not any(job.done() for job in jobs)  # the background is still held
+            Path(gate).touch()
+            pids = await asyncio.wait_for(asyncio.gather(*jobs), 120)
+            assert os.getpid() not in pids and background.queued == 0
+            assert await background.process(_niceness) >= min(19, os.nice(0) + 13)
+        finally:
+            pool.close()
+            background.close()
+
+    asyncio.run(main())
+
+
+def test_background_work_is_bounded_per_owner_and_in_all_and_done_once() -> None:
+    async def main() -> None:
+        background = Background(1, 2, 2)  # one running and two waiting: three in hand
+        never: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        async def job() -> None:
+            await never
+
+        try:
+            first = background.submit("a", job, owners=["player 1", "address x"])
+            assert background.submit("a", job, owners=["player 1"]) is first  # once
+            background.submit("b", job, owners=["player 2", "address x"])
+            with pytest.raises(BackgroundRefused) as refused:
+                background.submit("c", job, owners=["player 3", "address x"])
+            assert refused.value.owner == "address x"
+            assert background.queued == 2 and "c" not in background
+            background.submit("c", job, owners=["player 3", "address y"])
+            with pytest.raises(BackgroundRefused) as full:
+                background.submit("d", job, owners=["player 4"])
+            assert full.value.owner is None
+            background.submit("par", job, bounded=False)  # a daily's par: never refused
+            assert background.queued == 4 and background.owned("address x") == 2
+            first.cancel()
+            await asyncio.gather(first, return_exceptions=True)  # its place given back first
+            assert "a" not in background and background.owned("address x") == 1
+            assert background.owned("player 1") == 0
+        finally:
+            background.close()
 
     asyncio.run(main())

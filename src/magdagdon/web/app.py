@@ -26,7 +26,7 @@ from ..settings import Settings, get_settings
 from ..store import Database, Store
 from .assets import Assets, plain_file, release_file, service_worker, start_page
 from .caches import ReviewCache
-from .coach_pool import CoachPool
+from .coach_pool import Background, CoachPool
 from .deps import HEAD_SCOPE_KEY, current_player
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
@@ -155,6 +155,9 @@ def create_app(
     coach_pool = CoachPool(
         settings.coach_processes, settings.coach_queue, settings.address_coach_at_once
     )
+    background = Background(
+        settings.background_processes, settings.background_queue, settings.background_at_once
+    )
     link = None
     if settings.redis_url:  # several hosts: limits and reviews shared (imports redis)
         from .shared import RedisLink, SharedLimits
@@ -205,6 +208,7 @@ def create_app(
         if link is not None:
             await link.close()
         coach_pool.close()
+        background.close()
         database.dispose()
 
     app = FastAPI(
@@ -228,6 +232,7 @@ def create_app(
     app.state.limits = limits
     app.state.reviews = reviews
     app.state.coach_pool = coach_pool
+    app.state.background = background
     app.state.par_asked = {}  # dailies whose par this process asked for, and when
     app.state.par_tasks = set()  # the par computations running in this process
     app.state.challenge_par_asked = {}  # challenges whose par this process computed lately

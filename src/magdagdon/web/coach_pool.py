@@ -1,16 +1,29 @@
-"""The coach's work (hints, reviews, the daily's par) in processes of its own.
+"""The coach's work (hints, reviews, puzzle grading; the par, a challenge's coach score and
+the search of a player's games for puzzles) in processes of its own.
 
 The strong player's search is CPU work that holds Python's interpreter lock: run on a thread
 of the server process, forty reviews at once made every other player's actions wait (an
-outside probe measured their p99 going from 16 ms to 3.7 s). Here it runs in a pool of
-worker processes (``MAGDAGDON_COACH_PROCESSES`` per server process), so the server process
-only waits for answers and the game's requests never queue behind a search.
+outside probe measured their p99 going from 16 ms to 3.7 s). Here it runs in worker
+processes, so the server process only waits for answers and the game's requests never queue
+behind a search.
 
-The pool is bounded: at most ``processes + MAGDAGDON_COACH_QUEUE`` jobs are in hand at once
-(running or waiting), and at most ``MAGDAGDON_ADDRESS_COACH_AT_ONCE`` of them for one
-address. Past those a request is refused at once, before any work: 429 ``rate_limited`` for
-the address, 503 ``coach_busy`` when the whole pool is full, each with ``Retry-After``. A
-daily's par is never refused (one per daily and day, whichever worker claims it).
+**Interactive work** (a hint, a review, a puzzle graded: a player waits for it) runs in
+``MAGDAGDON_COACH_PROCESSES`` processes per server process. It is bounded: at most
+``processes + MAGDAGDON_COACH_QUEUE`` jobs are in hand at once (running or waiting), and at
+most ``MAGDAGDON_ADDRESS_COACH_AT_ONCE`` of them for one address. Past those a request is
+refused at once, before any work: 429 ``rate_limited`` for the address, 503 ``coach_busy``
+when the whole pool is full, each with ``Retry-After``.
+
+**Background work** (:class:`Background`: a daily's par, a challenge's coach score, a
+player's finished games searched for their own puzzles: nobody waits for it) has processes of
+its own (``MAGDAGDON_BACKGROUND_PROCESSES``, at a lower priority still), so interactive work
+never waits behind it: an outside probe queued 231 challenges' scores from one address and
+another player's hint took 112 s. Its queue is bounded in total
+(``MAGDAGDON_BACKGROUND_QUEUE``) and per owner (``MAGDAGDON_BACKGROUND_AT_ONCE`` for each of
+the player, the address and the network that asked), and work for the same thing (the same
+challenge, the same game) is queued once. Work refused is not lost: what asked for it asks
+again later (a challenge's results without a coach score, the next look at the player's
+puzzles). A daily's par is never refused (one per daily and day, whichever worker claims it).
 """
 
 from __future__ import annotations
@@ -21,7 +34,7 @@ import math
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
@@ -36,14 +49,32 @@ log = logging.getLogger("magdagdon.coach")
 T = TypeVar("T")
 
 
-def _start_child() -> None:
-    """In each coach process: yield the CPU to the game's requests (a lower priority), end
-    with the server process, and load the strong player now (its weights and tables), not
-    during the first hint."""
+INTERACTIVE_NICENESS = 10
+"""How much lower than the server's the interactive coach processes' priority is."""
+BACKGROUND_NICENESS = 13
+"""The background processes' niceness: below the interactive coach's (about half its share of
+a busy core), not the lowest, which a loaded machine would starve for minutes."""
+
+
+def _start_child(niceness: int = INTERACTIVE_NICENESS) -> None:
+    """In each coach process: yield the CPU to the game's requests (a lower priority; the
+    background processes to the interactive ones too), end with the server process, and load
+    the strong player now (its weights and tables), not during the first hint."""
     with suppress(OSError):
-        os.nice(10)
+        os.nice(max(0, niceness - os.nice(0)))
     exit_with_parent()
     coach.new_player()
+
+
+def _executor(processes: int, niceness: int) -> ProcessPoolExecutor:
+    # spawn: a fresh interpreter (forking a process with threads and an event loop running is
+    # unsafe), which imports only what the coach needs.
+    return ProcessPoolExecutor(
+        processes,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_child,
+        initargs=(niceness,),
+    )
 
 
 def hint_dict(game: Game) -> dict[str, Any]:
@@ -76,13 +107,7 @@ class CoachPool:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # spawn: a fresh interpreter (forking a process with threads and an event loop
-            # running is unsafe), which imports only what the coach needs.
-            self._pool = ProcessPoolExecutor(
-                self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_child,
-            )
+            self._pool = _executor(self.processes, INTERACTIVE_NICENESS)
         return self._pool
 
     def _retry_after(self) -> int:
@@ -119,8 +144,8 @@ class CoachPool:
                 del self._by_address[address]
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` in a coach process (a hint or review within its :meth:`slot`; the
-        par, which is never refused, waits its turn)."""
+        """``work(*args)`` in a coach process (a hint, a review or a grading within its
+        :meth:`slot`)."""
         self.in_flight += 1
         started = time.monotonic()
         try:
@@ -148,4 +173,111 @@ class CoachPool:
 
     def close(self) -> None:
         """Stop the processes (the server is stopping); jobs not started are dropped."""
+        self._reset()
+
+
+class BackgroundRefused(Exception):
+    """Background work not queued: its owner, or the whole queue, has no room now."""
+
+    def __init__(self, owner: str | None) -> None:
+        super().__init__(owner or "queue full")
+        self.owner = owner
+        """The owner (player, address or network key) that has no room; None: the queue."""
+
+
+class Background:
+    """Processes for work nobody waits for, apart from the interactive coach (module
+    docstring): bounded in total and per owner, the same work queued once.
+
+    A job is an async function (it may read the database, has its CPU work done with
+    :meth:`process`, and stores the result); it holds its place from :meth:`submit` until it
+    ends. Used from the server's event loop only (its counts need no lock). At most
+    ``processes`` pieces of work are in the processes at once; the others wait their turn in
+    the order they came.
+    """
+
+    def __init__(self, processes: int, queue: int, per_owner: int) -> None:
+        self.processes = processes
+        self.capacity = processes + queue
+        self.per_owner = per_owner
+        self._jobs: dict[Hashable, asyncio.Task[Any]] = {}
+        self._owners: dict[Hashable, tuple[str, ...]] = {}
+        self._by_owner: dict[str, int] = {}
+        self._turns: asyncio.Semaphore | None = None
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def queued(self) -> int:
+        """Jobs in hand (running or waiting)."""
+        return len(self._jobs)
+
+    def owned(self, owner: str) -> int:
+        """Jobs in hand that ``owner`` asked for."""
+        return self._by_owner.get(owner, 0)
+
+    def __contains__(self, key: Hashable) -> bool:
+        """Whether the job ``key`` is in hand."""
+        return key in self._jobs
+
+    def submit(
+        self,
+        key: Hashable,
+        job: Callable[[], Awaitable[T]],
+        *,
+        owners: Sequence[str] = (),
+        bounded: bool = True,
+    ) -> asyncio.Task[T]:
+        """Start the job ``key`` (or give the one of that key already in hand), counted
+        against each of ``owners`` until it ends; its task (await it through
+        :func:`asyncio.shield` where the waiter may be cancelled). :class:`BackgroundRefused`,
+        with nothing started, when an owner or (``bounded``) the whole queue has no room."""
+        found = self._jobs.get(key)
+        if found is not None:
+            return found
+        if bounded:
+            if len(self._jobs) >= self.capacity:
+                raise BackgroundRefused(None)
+            for owner in owners:
+                if self._by_owner.get(owner, 0) >= self.per_owner:
+                    raise BackgroundRefused(owner)
+        task: asyncio.Task[T] = asyncio.ensure_future(job())
+        self._jobs[key] = task
+        self._owners[key] = tuple(owners)
+        for owner in owners:
+            self._by_owner[owner] = self._by_owner.get(owner, 0) + 1
+        task.add_done_callback(lambda _: self._done(key))
+        return task
+
+    def _done(self, key: Hashable) -> None:
+        self._jobs.pop(key, None)
+        for owner in self._owners.pop(key, ()):
+            left = self._by_owner[owner] - 1
+            if left:
+                self._by_owner[owner] = left
+            else:
+                del self._by_owner[owner]
+
+    async def process(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` in a background process, when one is free."""
+        if self._turns is None:
+            self._turns = asyncio.Semaphore(self.processes)
+        async with self._turns:
+            if self._pool is None:
+                self._pool = _executor(self.processes, BACKGROUND_NICENESS)
+            try:
+                return await asyncio.wrap_future(self._pool.submit(work, *args))
+            except BrokenProcessPool:
+                log.error("a background process died: starting new ones")
+                self._reset()
+                raise
+
+    def _reset(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the processes (the server is stopping); jobs not finished are dropped."""
+        for task in list(self._jobs.values()):
+            task.cancel()
         self._reset()

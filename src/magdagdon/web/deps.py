@@ -335,6 +335,13 @@ def client_network(request: Request) -> str:
     return str(ipaddress.ip_network((address, prefix), strict=False))
 
 
+def background_owners(request: Request, player: int | None) -> list[str]:
+    """Whom background work asked for by this request counts against
+    (:class:`~magdagdon.web.coach_pool.Background`): the player, the address, the network."""
+    owners = [f"address {client_address(request)}", f"network {client_network(request)}"]
+    return owners if player is None else [f"player {player}", *owners]
+
+
 async def enforce(request: Request, *hits: Hit) -> None:
     """Count events against rate limits, in order (one Redis round trip for them all when
     the limits are shared); 429 with Retry-After at the first that is exhausted."""

@@ -115,6 +115,12 @@ LIMITS: Final = {
     "puzzles_per_player": Limit("player_puzzles_per_hour", HOUR, 0.25),
     "puzzles_per_address": Limit("address_puzzles_per_hour", HOUR, 0.25),
     "puzzles_per_network": Limit("network_puzzles_per_hour", HOUR, 0.25),
+    # challenges made (each has the coach play its dice in the background)
+    "challenges_per_player": Limit("player_challenges_per_hour", HOUR, 0.25),
+    "challenges_per_address": Limit("address_challenges_per_hour", HOUR, 0.25),
+    # finished games searched for the player's own puzzles (background work too)
+    "searches_per_player": Limit("player_searches_per_hour", HOUR, 0.25),
+    "searches_per_address": Limit("address_searches_per_hour", HOUR, 0.25),
     "coach_per_player": Limit("player_coach_per_minute", MINUTE, 1 / 3),
     "coach_per_address": Limit("address_coach_per_minute", MINUTE, 1 / 3),
     # replays: as many as hints and reviews (a finished game's log, to anyone)

@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from ..ai import coach
 from ..engine import Difficulty, Game, Phase
 from ..store import Store
-from .coach_pool import CoachPool
+from .coach_pool import Background
 from .deps import run_store
 
 log = logging.getLogger("magdagdon.par")
@@ -61,12 +61,12 @@ async def compute_par(app: FastAPI, day: date, difficulty: Difficulty) -> int | 
         return None
     started = time.perf_counter()
     heartbeat = asyncio.create_task(_renew(store, day, difficulty))
+    background: Background = app.state.background
     try:
         seed = await run_store(
             store, lambda: store.daily_seed(day, difficulty), budget=store.db.timeout
         )
-        pool: CoachPool = app.state.coach_pool
-        par = await pool.run(play_par, difficulty, seed)
+        par = await background.process(play_par, difficulty, seed)
         await run_store(
             store, lambda: store.save_par(day, difficulty, par), budget=store.db.timeout
         )
@@ -112,7 +112,11 @@ def start_par(app: FastAPI, day: date, difficulty: Difficulty) -> None:
         return
     asked[key] = now
     tasks: set[asyncio.Task[int | None]] = app.state.par_tasks
-    task = asyncio.create_task(compute_par(app, day, difficulty))
+    background: Background = app.state.background
+    # never refused (a daily's par: one a day and difficulty); the same daily's once
+    task = background.submit(
+        ("par", day, difficulty), lambda: compute_par(app, day, difficulty), bounded=False
+    )
     tasks.add(task)
     task.add_done_callback(_finished(tasks))
 

@@ -33,12 +33,14 @@ from ...store.challenges import (
     news_of,
     normal_code,
 )
+from ..coach_pool import Background, BackgroundRefused
 from ..deps import (
     CurrentPlayer,
     KnownPlayer,
     SettingsDep,
     StoreDep,
     Today,
+    background_owners,
     client_address,
     client_network,
     enforce,
@@ -228,7 +230,14 @@ async def create_challenge(
     today: Today,
 ) -> Response:
     """Challenge friends to one of your finished games' dice: a link (201; 200 with the same
-    link when the game has one already; a challenge's game gives its challenge's link)."""
+    link when the game has one already; a challenge's game gives its challenge's link).
+    Counted against the player's and the address's challenges an hour (the coach plays each
+    challenge's dice)."""
+    await enforce(
+        request,
+        ("challenges_per_player", str(player)),
+        ("challenges_per_address", client_address(request)),
+    )
     try:
         found, new = await run_store(
             store, lambda: store.create_challenge(player, body.game_id, today)
@@ -247,7 +256,7 @@ async def create_challenge(
     link = _link(request, settings, found)
     code = status.HTTP_201_CREATED if new else status.HTTP_200_OK
     if new:
-        start_challenge_par(request.app, found.code)
+        start_challenge_par(request.app, found.code, background_owners(request, player))
     return Response(link.model_dump_json(), status_code=code, media_type="application/json")
 
 
@@ -363,7 +372,7 @@ async def challenge_results(
     key = _code(code)
     results = await _asked(store, lambda: store.challenge_results(key, player), code)
     if results.par is None:
-        start_challenge_par(request.app, key)
+        start_challenge_par(request.app, key, background_owners(request, player))
     return ResultsView(
         code=results.challenge.code,
         difficulty=results.challenge.difficulty,
@@ -428,29 +437,36 @@ RETRY_AFTER = 60.0
 """Seconds before this process computes a challenge's par again (a failure, a restart)."""
 
 
-def start_challenge_par(app: FastAPI, code: str) -> None:
+def start_challenge_par(app: FastAPI, code: str, owners: list[str]) -> None:
     """Have the coach play the challenge's dice in the background (once per process and
-    minute; the first score stored stays, so two workers computing it agree)."""
+    minute; the first score stored stays, so two workers computing it agree), counted against
+    ``owners`` (who asked). Put off, not lost, when the background has no room for them: the
+    next look at the results asks again."""
     if not app.state.settings.daily_par:
         return
     asked: dict[str, float] = app.state.challenge_par_asked
     now = time.monotonic()
     if code in asked and now - asked[code] < RETRY_AFTER:
         return
+    background: Background = app.state.background
+    try:
+        task = background.submit(("challenge", code), lambda: _compute(app, code), owners=owners)
+    except BackgroundRefused:
+        return
     asked[code] = now
     tasks: set[asyncio.Task[None]] = app.state.par_tasks
-    task = asyncio.create_task(_compute(app, code))
     tasks.add(task)
     task.add_done_callback(tasks.discard)
 
 
 async def _compute(app: FastAPI, code: str) -> None:
     store: Store = app.state.store
+    background: Background = app.state.background
     try:
         difficulty, seed = await run_store(
             store, lambda: store.challenge_seed(code), budget=store.db.timeout
         )
-        par = await app.state.coach_pool.run(play_par, difficulty, seed)
+        par = await background.process(play_par, difficulty, seed)
         await run_store(store, lambda: store.save_challenge_par(code, par), budget=store.db.timeout)
     except Exception:
         log.exception("the coach's score of challenge %s could not be computed", code)

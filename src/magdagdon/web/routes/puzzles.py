@@ -12,7 +12,6 @@ harvesting answers with throwaway players: the README says what remains).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -30,10 +29,12 @@ from ...store.puzzles import (
     PuzzleNotFound,
     PuzzleRow,
 )
+from ..coach_pool import Background, BackgroundRefused
 from ..deps import (
     CurrentPlayer,
     StoreDep,
     Today,
+    background_owners,
     client_address,
     client_network,
     enforce,
@@ -393,11 +394,6 @@ async def attempt(
 
 # --- the player's side ----------------------------------------------------------------------
 
-_searching: set[int] = set()
-"""Players whose finished games this process is searching for their own puzzles now."""
-_tasks: set[asyncio.Task[None]] = set()
-"""Those searches (kept: the event loop holds only weak references to its tasks)."""
-
 
 def mine_dicts(game: Game, game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A finished game's public puzzles and its player's own, as JSON (in a coach process)."""
@@ -408,7 +404,7 @@ def mine_dicts(game: Game, game_id: str) -> tuple[list[dict[str, Any]], list[dic
 
 
 async def _search_game(app: Any, store: Store, game_id: str, today: Any) -> None:
-    """One finished game searched for puzzles in a coach process, what it found stored."""
+    """One finished game searched for puzzles in a background process, what it found stored."""
 
     def load() -> GameRow | None:
         try:
@@ -419,7 +415,8 @@ async def _search_game(app: Any, store: Store, game_id: str, today: Any) -> None
     row = await run_store(store, load, budget=10)
     if row is None:
         return
-    public, own = await app.state.coach_pool.run(mine_dicts, row.game, game_id)
+    background: Background = app.state.background
+    public, own = await background.process(mine_dicts, row.game, game_id)
 
     def save() -> None:
         store.store_mined(
@@ -432,18 +429,23 @@ async def _search_game(app: Any, store: Store, game_id: str, today: Any) -> None
     await run_store(store, save, budget=10)
 
 
-async def _search_own(app: Any, store: Store, player: int, today: Any) -> None:
-    """Search the player's newest finished games not searched yet (in the background)."""
+async def _search_own(
+    app: Any, store: Store, player: int, today: Any, hits: list[tuple[str, str]]
+) -> None:
+    """Search the player's newest finished games not searched yet (in the background), each
+    counted against ``hits`` (the player's and the address's searches an hour): the ones
+    past them are put off until the player looks again."""
     try:
         found = await run_store(
             store, lambda: store.unmined_games(player, OWN_MINED_AT_ONCE, today), budget=10
         )
+        limits = app.state.limits
         for game_id, _ in found:
+            if limits is not None and await limits.check(hits) is not None:
+                return
             await _search_game(app, store, game_id, today)
     except Exception:  # the next ask tries again
         log.exception("searching a player's games for puzzles failed")
-    finally:
-        _searching.discard(player)
 
 
 @me_router.get(
@@ -462,14 +464,23 @@ async def my_puzzles(
         return store.puzzle_summary(player), bool(store.unmined_games(player, 1, today))
 
     summary, unmined = await run_store(store, work)
-    searching = player in _searching
+    background: Background = request.app.state.background
+    key = ("search", player)
+    searching = key in background
     if unmined and not searching:
-        _searching.add(player)
-        search = _search_own(request.app, store, player, today)
-        task = asyncio.get_running_loop().create_task(search)
-        _tasks.add(task)
-        task.add_done_callback(_tasks.discard)
-        searching = True
+        hits = [
+            ("searches_per_player", str(player)),
+            ("searches_per_address", client_address(request)),
+        ]
+        try:
+            background.submit(
+                key,
+                lambda: _search_own(request.app, store, player, today, hits),
+                owners=background_owners(request, player),
+            )
+            searching = True
+        except BackgroundRefused:  # put off: the next look asks again
+            pass
     summary["own"]["searching"] = searching
     return PuzzleStatsView.model_validate(summary)
 
