@@ -264,3 +264,19 @@ def test_a_database_error_logs_no_seed(
     logged = caplog.text
     assert "INSERT INTO games" in logged and "hidden" in logged  # the error was logged
     assert seed not in logged and "123456789" not in logged
+
+
+def test_nul_characters_are_refused_everywhere_and_change_nothing(client: TestClient) -> None:
+    """PostgreSQL refuses NUL in a string: each was a 500 that closed the connection."""
+    client.get("/api/players/me")
+    for method, url, body in (
+        ("POST", "/api/challenges", {"game_id": "ab\x00cd"}),
+        ("POST", "/api/leagues/join", {"invite": "ABCDE\x00FGHIJ"}),
+        ("PUT", "/api/players/me", {"name": "Ann\x00"}),
+        ("GET", "/api/players/me/games?before=ab%00cd", None),
+        ("GET", "/api/highscores?difficulty=peaceful%00", None),
+    ):
+        r = client.request(method, url, json=body)
+        assert r.status_code == 422, (url, r.status_code, r.text)
+        assert r.json()["error"]["code"] == "invalid_request", url
+    assert client.get("/api/players/me").json()["name"] is None

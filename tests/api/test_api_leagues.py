@@ -145,12 +145,40 @@ def test_only_members_see_the_table_and_weeks_are_checked(
     ann, ben, _ = players
     league = create(ann)
     refused = ben.get(f"/api/leagues/{league['id']}")
-    assert refused.status_code == 403 and refused.json()["error"]["code"] == "not_a_member"
+    fake = ben.get("/api/leagues/NOSUCHLEAGUE")
+    # a league not the player's is answered as one that does not exist
+    assert refused.status_code == fake.status_code == 404
+    assert refused.json()["error"] == fake.json()["error"]
+    assert refused.json()["error"]["code"] == "league_not_found"
     assert ann.get("/api/leagues/NOSUCHLEAGUE").status_code == 404
     future = ann.get(f"/api/leagues/{league['id']}", params={"week": "2027-W10"})
     assert future.status_code == 404 and future.json()["error"]["code"] == "week_not_found"
     assert ann.get(f"/api/leagues/{league['id']}", params={"week": "2026-W99"}).status_code == 404
     assert ann.get(f"/api/leagues/{league['id']}", params={"week": "soon"}).status_code == 422
+    for extreme in ("9999-W52", "0001-W01", "9999-W01"):  # a week whose neighbour is no date
+        r = ann.get(
+            f"/api/leagues/{league['id']}",
+            params={"week": extreme},
+            headers={TEST_DATE_HEADER: "9999-12-31"},
+        )
+        assert r.status_code == 404 and r.json()["error"]["code"] == "week_not_found", extreme
+
+
+def test_leagues_not_found_are_counted_like_guessed_codes(settings: Settings) -> None:
+    limited = settings.model_copy(
+        update={"rate_limits": True, "address_links_per_hour": 8, "daily_par": False}
+    )
+    app = create_app(limited)
+    with TestClient(app) as ann, TestClient(app) as ben:
+        account(ann)
+        league = create(ann)
+        for _ in range(10):  # the member's own table is never counted
+            assert ann.get(f"/api/leagues/{league['id']}").status_code == 200
+        answers = [ben.get(f"/api/leagues/NOSUCHLEAGU{i}").status_code for i in range(3)]
+        answers.append(ben.get(f"/api/leagues/{league['id']}").status_code)
+        assert answers == [404, 404, 404, 404]  # the burst (4), the real one alike
+        late = ben.get(f"/api/leagues/{league['id']}")
+        assert late.status_code == 429 and int(late.headers["Retry-After"]) >= 1
 
 
 def test_a_player_who_has_not_saved_their_games_is_asked_to(app: Any) -> None:
@@ -189,7 +217,9 @@ def test_the_creator_renews_the_invite_and_removes_members(
     assert ben.delete(f"/api/leagues/{league['id']}/members/{members['Cid']}").status_code == 403
     assert ann.delete(f"/api/leagues/{league['id']}/members/{members['Cid']}").status_code == 204
     assert ann.delete(f"/api/leagues/{league['id']}/members/{members['Cid']}").status_code == 404
-    assert cid.get(f"/api/leagues/{league['id']}").status_code == 403
+    assert (
+        cid.get(f"/api/leagues/{league['id']}").status_code == 404
+    )  # not theirs now: as no league
     assert [m["name"] for m in table(ben, league, MONDAY)["members"]] == ["Ann", "Ben"]
 
 

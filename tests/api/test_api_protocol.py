@@ -109,6 +109,15 @@ def test_headers_are_bounded_by_the_server(tmp_path: Path) -> None:
         answer = _raw(server.url, fine + close)
         assert answer.count(b"HTTP/1.1 200 ") == 2
         assert httpx2.get(f"{server.url}/api/health").status_code == 200
+        # A large body sent with its headers, in one write, is a large body, not large headers.
+        body = b'{"name": "' + b"n" * (40 * 1024) + b'"}'
+        head = (
+            b"POST /api/players/me/name HTTP/1.1\r\nHost: a\r\nContent-Type: application/json"
+            b"\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" % len(body)
+        )
+        answer = _raw(server.url, head + body)
+        assert answer.startswith(b"HTTP/1.1 413 "), answer[:80]
+        assert b'"body_too_large"' in answer
 
 
 def _address_in_log(log: Path, rid: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx2
@@ -266,3 +267,28 @@ def test_an_sqlite_file_locked_by_another_process_never_stops_health(tmp_path: A
         other.close()
         assert client.get(f"/api/games/{view['id']}").json() == view  # nothing was written
         assert act(client, view, action)["version"] == view["version"] + 1
+
+
+def test_reads_with_a_cookie_never_wait_for_another_sqlite_writer(tmp_path: Any) -> None:
+    """A session's last use is recorded by a write (once an hour); with another process
+    holding the write lock the read answers at once and the use is recorded later."""
+    path = tmp_path / "touch.db"
+    env = {"MAGDAGDON_DATABASE_TIMEOUT": "120"}
+    with (
+        running_server(f"sqlite:///{path}", env=env) as base,
+        httpx2.Client(base_url=base, timeout=60) as client,
+    ):
+        view = new_game(client, "peaceful", seed=8)
+        other = sqlite3.connect(path, isolation_level=None)
+        # the session last used two hours ago: this read records its use
+        other.execute("UPDATE sessions SET last_used_at = datetime('now', '-2 hours')")
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held
+        try:
+            r = client.get(f"/api/games/{view['id']}")  # answered while the lock is held
+            assert r.status_code == 200 and r.json() == view
+        finally:
+            other.execute("ROLLBACK")
+        client.get(f"/api/games/{view['id']}")
+        (last,) = other.execute("SELECT last_used_at FROM sessions").fetchone()
+        other.close()
+        assert last > (datetime.now(UTC) - timedelta(minutes=5)).strftime("%Y-%m-%d %H:%M:%S")

@@ -161,7 +161,9 @@ class Database:
             self._write_lock.release()
 
     @contextmanager
-    def transaction(self, *, write: bool = False) -> Iterator[Connection]:
+    def transaction(
+        self, *, write: bool = False, patience: float | None = None
+    ) -> Iterator[Connection]:
         """A Core connection in a transaction (lighter than a session, for the hot paths).
 
         Under a request's :data:`DEADLINE` the transaction gives up when it passes, having
@@ -169,16 +171,22 @@ class Database:
         for its write lock until then at most and interrupts a statement still running;
         PostgreSQL is told the time left (``statement_timeout``, ``lock_timeout`` and
         ``idle_in_transaction_session_timeout`` of the transaction), so the server itself
-        abandons the work rather than finish it after the request was answered 503."""
+        abandons the work rather than finish it after the request was answered 503.
+
+        ``patience``: on SQLite, wait this long at most for the write lock (work that can be
+        skipped, such as recording a session's last use, gives up rather than hold a read up
+        behind another writer: :class:`DatabaseTimeout` or ``OperationalError``)."""
         left = remaining(self._lock_wait if self.is_sqlite else self.timeout)
         if left <= 0:
             raise DatabaseTimeout("the request's database deadline passed")
         wait = min(left, self._lock_wait) if self.is_sqlite else left
+        if patience is not None and self.is_sqlite:
+            wait = min(wait, patience)
         with self._writer(write, wait), self.engine.connect() as connection:
             options: dict[str, Any] = {}
             if write:
                 options["magdagdon_write"] = True
-            if self.is_sqlite and DEADLINE.get() is not None:
+            if self.is_sqlite:  # (every time: a pooled connection keeps the last one's wait)
                 options["magdagdon_wait"] = wait
             if options:
                 connection.execution_options(**options)

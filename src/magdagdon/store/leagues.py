@@ -124,8 +124,12 @@ def week_of(day: date) -> str:
 
 
 def week_days(week: str) -> list[date]:
-    """The seven days of an ISO week ``YYYY-Www``, Monday first; ValueError if it is not one."""
-    monday = date.fromisocalendar(int(week[:4]), int(week[6:]), 1)
+    """The seven days of an ISO week ``YYYY-Www``, Monday first; ValueError if it is not one,
+    or if the week before or after it is not a date (years 1 and 9999: a table names both)."""
+    year = int(week[:4])
+    if not 1 < year < 9999:
+        raise ValueError(week)
+    monday = date.fromisocalendar(year, int(week[6:]), 1)
     if len(week) != 8 or week[4:6] != "-W" or week_of(monday) != week:
         raise ValueError(week)
     return [monday + timedelta(days=n) for n in range(7)]

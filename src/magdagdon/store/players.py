@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from sqlalchemy import Connection, delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from .. import names
-from .db import Database
+from .db import Database, DatabaseTimeout
 from .errors import NameTaken
 from .highscores import aware
 from .models import players, sessions, utcnow
@@ -40,6 +40,8 @@ transfer code); the account loses nothing."""
 SESSION_IDLE_ANONYMOUS: Final = timedelta(days=400)
 """An anonymous player's session unused this long has ended (a browser keeps a cookie 400
 days at most): it is the player's only way back, so it lasts as long as the cookie can."""
+TOUCH_PATIENCE: Final = 0.05
+"""Seconds a session's last use waits for SQLite's write lock before it is left for later."""
 SESSION_TOUCH: Final = timedelta(hours=1)
 """A session's ``last_used_at`` is written at most this often (a read, not a write, per request)."""
 
@@ -119,10 +121,16 @@ class Players:
                 c.execute(delete(sessions).where(sessions.c.id == found.id))
             return None
         if now - last > SESSION_TOUCH:
-            with self.db.transaction(write=True) as c:
-                c.execute(
-                    update(sessions).where(sessions.c.id == found.id).values(last_used_at=now)
-                )
+            # the last use is worth no wait: with another writer holding SQLite's lock the
+            # read goes on (WAL lets it) and the next request records it instead
+            try:
+                with self.db.transaction(write=True, patience=TOUCH_PATIENCE) as c:
+                    c.execute(
+                        update(sessions).where(sessions.c.id == found.id).values(last_used_at=now)
+                    )
+            except (DatabaseTimeout, OperationalError):
+                if not self.db.is_sqlite:
+                    raise
         return SessionRef(found.player_id, found.id, found.method, aware(found.created_at))
 
     def create_player(self, label: str = "") -> tuple[SessionRef, str]:

@@ -41,11 +41,17 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._head_bytes = 0
         self._in_head = True
+        self._tail = b""  # the last bytes of the head so far (its end may span two chunks)
 
     def data_received(self, data: bytes) -> None:
-        """Count the head's bytes before the parser keeps them; refuse past the bound."""
+        """Count the head's bytes before the parser keeps them; refuse past the bound. Only
+        the head counts: a body that arrives with it (in the same packet) is bounded by
+        ``BodyLimitMiddleware`` (413 ``body_too_large``), not taken for headers."""
         if self._in_head:
-            self._head_bytes += len(data)
+            seen = self._tail + data
+            end = seen.find(b"\r\n\r\n")
+            self._head_bytes += len(data) if end < 0 else max(0, end + 4 - len(self._tail))
+            self._tail = seen[-3:]
             if self._head_bytes > MAX_HEAD_BYTES:
                 self.logger.warning("Request headers over %d bytes: refused.", MAX_HEAD_BYTES)
                 self.transport.write(_TOO_LARGE % (len(_BODY), _BODY))
@@ -64,3 +70,4 @@ class BoundedHttpToolsProtocol(HttpToolsProtocol):
         super().on_message_complete()
         self._in_head = True
         self._head_bytes = 0
+        self._tail = b""

@@ -35,9 +35,17 @@ description (the server takes letters and digits of every language, no symbols).
 
 
 class Strict(BaseModel):
-    """Request bodies: unknown fields are errors, numbers are not read from strings."""
+    """Request bodies: unknown fields are errors, numbers are not read from strings, and no
+    string holds a NUL character (no id, code or name has one, and PostgreSQL refuses it)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError("a string may not hold a NUL character")
+        return value
 
 
 # --- actions (docs/design.md's vocabulary) ---------------------------------------------------

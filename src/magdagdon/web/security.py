@@ -4,7 +4,7 @@ request bodies."""
 from __future__ import annotations
 
 import json
-from urllib.parse import urlsplit
+from urllib.parse import unquote_to_bytes, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -107,16 +107,24 @@ def is_cross_site(scope: Scope) -> bool:
 
 
 class NulPathMiddleware:
-    """Answers 404 ``not_found`` to a path with a NUL character in it (``/api/games/ab%00cd``):
-    no id, file or route has one, and PostgreSQL refuses NUL in a string (a 500 otherwise)."""
+    """Answers 404 ``not_found`` to a path with a NUL character in it (``/api/games/ab%00cd``),
+    and 422 ``invalid_request`` to a query string with one (``?before=%00``): no id, file,
+    route or parameter has one, and PostgreSQL refuses NUL in a string (a 500 otherwise).
+    Request bodies' strings are refused likewise by ``schemas.Strict``."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and "\x00" in scope["path"]:
-            await send_error(send, 404, "not_found", "Not Found")
-            return
+        if scope["type"] == "http":
+            if "\x00" in scope["path"]:
+                await send_error(send, 404, "not_found", "Not Found")
+                return
+            if b"\x00" in unquote_to_bytes(scope.get("query_string", b"")):
+                await send_error(
+                    send, 422, "invalid_request", "A query parameter may not hold a NUL character."
+                )
+                return
         await self.app(scope, receive, send)
 
 

@@ -148,8 +148,8 @@ def _refusal(exc: Exception) -> ApiError:
         return ApiError(
             409, "too_many_leagues", f"A player is in {LEAGUES_PER_PLAYER} leagues at most."
         )
-    if isinstance(exc, NotAMember):
-        return ApiError(403, "not_a_member", "This league's table is for its members.")
+    # a league that is not the player's is answered as one that does not exist: the answer
+    # does not tell a real id from a guessed one
     if isinstance(exc, NotTheCreator):
         return ApiError(403, "not_the_creator", "Only the league's creator may do this.")
     return ApiError(404, "league_not_found", "There is no such league (or the invite was renewed).")
@@ -159,12 +159,17 @@ _REFUSED = (AccountNeeded, LeagueLimit, NotAMember, NotTheCreator, LeagueNotFoun
 T = TypeVar("T")
 
 
-async def _asked(store: Store, work: Callable[[], T]) -> T:
-    """The store's answer to ``work``, its refusals as the API's errors."""
+async def _asked(store: Store, work: Callable[[], T], request: Request | None = None) -> T:
+    """The store's answer to ``work``, its refusals as the API's errors. With ``request``, a
+    league id that names no league of the player's counts against the address's and the
+    network's codes looked up (``limit_links``: 429 past them), as a guessed code does."""
     try:
         return await run_store(store, work)
     except _REFUSED as exc:
-        raise _refusal(exc) from None
+        refusal = _refusal(exc)
+        if request is not None and refusal.code == "league_not_found":
+            await limit_links(request)
+        raise refusal from None
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=LeagueView, responses=_LIMITS)
@@ -228,8 +233,11 @@ WEEK = Query(pattern=r"^\d{4}-W\d{2}$", description="The ISO week, YYYY-Www.")
     "/{league_id:code}",
     response_model=TableView,
     responses={
-        403: {"model": ErrorResponse, "description": "not_a_member"},
-        404: {"model": ErrorResponse, "description": "league_not_found, week_not_found"},
+        404: {
+            "model": ErrorResponse,
+            "description": "league_not_found (no such league, or not yours: alike), week_not_found",
+        },
+        429: {"model": ErrorResponse, "description": "Too many leagues not found."},
     },
 )
 async def league_table(
@@ -250,7 +258,9 @@ async def league_table(
         raise ApiError(404, "week_not_found", f"There is no week {chosen!r}.") from None
     if days[0] > today:
         raise ApiError(404, "week_not_found", "That week has not begun.")
-    table = await _asked(store, lambda: store.league_table(player, league_id, chosen, today))
+    table = await _asked(
+        store, lambda: store.league_table(player, league_id, chosen, today), request
+    )
     following = week_of(days[-1] + timedelta(days=1))
     league = _view(request, settings, table.league)
     return TableView(
@@ -283,7 +293,7 @@ async def league_table(
     "/{league_id:code}/invite",
     response_model=LeagueView,
     responses={
-        403: {"model": ErrorResponse, "description": "not_the_creator, not_a_member"},
+        403: {"model": ErrorResponse, "description": "not_the_creator"},
         404: {"model": ErrorResponse, "description": "league_not_found"},
     },
 )
@@ -295,7 +305,7 @@ async def renew_invite(
     settings: SettingsDep,
 ) -> LeagueView:
     """A new invite link (the creator's): the old one joins nobody from now on."""
-    league = await _asked(store, lambda: store.renew_invite(player, league_id))
+    league = await _asked(store, lambda: store.renew_invite(player, league_id), request)
     return _view(request, settings, league)
 
 
@@ -315,15 +325,15 @@ async def leave_league(league_id: str, player: CurrentPlayer, store: StoreDep) -
     "/{league_id:code}/members/{member}",
     status_code=status.HTTP_204_NO_CONTENT,
     responses={
-        403: {"model": ErrorResponse, "description": "not_the_creator, not_a_member"},
+        403: {"model": ErrorResponse, "description": "not_the_creator"},
         404: {"model": ErrorResponse, "description": "league_not_found, member_not_found"},
     },
 )
 async def remove_member(
-    league_id: str, member: str, player: CurrentPlayer, store: StoreDep
+    league_id: str, member: str, request: Request, player: CurrentPlayer, store: StoreDep
 ) -> Response:
     """The creator removes a member (by the id the table gives)."""
-    gone = await _asked(store, lambda: store.remove_member(player, league_id, member))
+    gone = await _asked(store, lambda: store.remove_member(player, league_id, member), request)
     if not gone:
         raise ApiError(404, "member_not_found", "No such member of this league.")
     return Response(status_code=status.HTTP_204_NO_CONTENT)
