@@ -299,3 +299,27 @@ def test_codes_named_are_rate_limited_per_address(settings: Settings) -> None:
         answers = [client.get(f"/api/challenges/GUESS{n:05d}").status_code for n in range(4)]
         assert answers == [404, 404, 429, 429]  # a burst of half an hour's worth: 2
         assert "Retry-After" in client.get("/api/challenges/GUESS99999").headers
+
+
+def test_the_challengers_games_puzzles_wait_until_a_friend_has_played_it(
+    app: Any, friends: tuple[Client, Client, Client]
+) -> None:
+    """A public puzzle mined from the challenger's game would show its dice to the friends it
+    was sent to: it is served to them once they have played the challenge, to others at once."""
+    from datetime import date
+
+    from magdagdon.ai.puzzles import starter_puzzles
+
+    ann, ben, cid = friends
+    game = finished(ann)
+    code = challenge(ann, game)
+    store = app.state.store
+    store._puzzles_loaded = True  # (no starter set: the one puzzle below is the whole pool)
+    puzzle = next(p for p in starter_puzzles() if p.position.difficulty.value == "peaceful")
+    assert store.store_mined(game["id"], [puzzle], [], date(2026, 12, 5)) == (1, 0)
+    ben.get(f"/api/challenges/{code}")  # Ben has the link
+    assert ben.get("/api/puzzles/next").status_code == 404  # not before he has played it
+    assert ben.get("/api/puzzles/next?difficulty=peaceful").status_code == 404
+    play_to_end(ben, start(ben, code))
+    assert ben.get("/api/puzzles/next").status_code == 200  # played: now it is his to solve
+    assert cid.get("/api/puzzles/next").status_code == 404  # anyone may be sent the link

@@ -111,7 +111,8 @@ def test_a_missed_puzzle_shows_the_best_plan_and_lowers_the_rating(client: TestC
     assert result["player_rating"]["after"] < 1500.0
     position = P.Position.from_dict(puzzle["position"])
     assert result["best_board"] == str(P.play_plan(position, result["best"]).board)
-    assert result["puzzle_rating"] > 1500.0
+    # a new player's miss does not move the puzzle (only established players' attempts do)
+    assert result["puzzle_rating"] == 1500.0
 
 
 def test_a_turn_is_played_on_the_puzzle_one_action_at_a_time(client: TestClient) -> None:

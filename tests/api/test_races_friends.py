@@ -1,6 +1,7 @@
 """Challenges and leagues under racing requests on two real server workers (SQLite and
 PostgreSQL): one game per player of a challenge, a join racing a renewed invite joins or is
-refused and nothing in between, and every worker gives the same league table."""
+refused and nothing in between, every worker gives the same league table, the limit on a
+player's leagues holds, and a league's creator is always a member however many leave at once."""
 
 from __future__ import annotations
 
@@ -106,3 +107,66 @@ def test_every_worker_gives_the_same_league_table(server: str) -> None:
             1,
             1,
         ]
+
+
+def test_a_players_leagues_stay_within_the_limit_under_racing_creates_and_joins(
+    server: str,
+) -> None:
+    for round in range(3):
+        with device(server) as ann, device(server) as ben:
+            for client in (ann, ben):
+                assert client.post("/api/account/transfer-codes").status_code == 201
+            invites = []
+            for i in range(5):
+                body = {"name": f"Ben {i}", "difficulty": "peaceful"}
+                invites.append(ben.post("/api/leagues", json=body).json()["invite"])
+            tabs = [device(server, ann.cookies) for _ in range(25)]
+            try:
+                creates = [
+                    partial(
+                        t.post, "/api/leagues", json={"name": f"A{i}", "difficulty": "peaceful"}
+                    )
+                    for i, t in enumerate(tabs[:20])
+                ]
+                joins = [
+                    partial(t.post, "/api/leagues/join", json={"invite": invite})
+                    for t, invite in zip(tabs[20:], invites, strict=True)
+                ]
+                answers = at_once([*creates, *joins])
+            finally:
+                for t in tabs:
+                    t.close()
+            made = [r for r in answers if r.status_code in (200, 201)]
+            refused = [r for r in answers if r.status_code == 409]
+            codes = [r.status_code for r in answers]
+            assert len(made) == 20 and len(refused) == 5, (round, codes)
+            assert {r.json()["error"]["code"] for r in refused} == {"too_many_leagues"}
+            assert len(ann.get("/api/leagues").json()) == 20
+
+
+@pytest.mark.parametrize("leaving", ["the creator and the heir", "the last two"])
+def test_members_leaving_at_once_leave_a_creator_who_is_a_member(server: str, leaving: str) -> None:
+    for _ in range(4):
+        with device(server) as ann, device(server) as ben, device(server) as cid:
+            people = [ann, ben] if leaving == "the last two" else [ann, ben, cid]
+            for client in people:
+                assert client.post("/api/account/transfer-codes").status_code == 201
+            body = {"name": "Leavers", "difficulty": "peaceful"}
+            league = ann.post("/api/leagues", json=body).json()
+            for client in people[1:]:
+                assert (
+                    client.post("/api/leagues/join", json={"invite": league["invite"]}).status_code
+                    == 200
+                )
+            path = f"/api/leagues/{league['id']}/members/me"
+            answers = at_once([partial(ann.delete, path), partial(ben.delete, path)])
+            assert [r.status_code for r in answers] == [204, 204]
+            if leaving == "the last two":  # the league is gone: its invite joins nobody
+                r = cid.post("/api/account/transfer-codes")
+                assert r.status_code == 201
+                late = cid.post("/api/leagues/join", json={"invite": league["invite"]})
+                assert late.status_code == 404
+            else:  # Cid, the one member left, is its creator: he renews the invite
+                table = cid.get(f"/api/leagues/{league['id']}").json()
+                assert [(m["name"], m["creator"]) for m in table["members"]] == [(None, True)]
+                assert cid.post(f"/api/leagues/{league['id']}/invite").status_code == 200

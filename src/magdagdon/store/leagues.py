@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
@@ -175,6 +176,9 @@ class Leagues:
 
     @staticmethod
     def _may_join(c: Connection, player_id: int) -> None:
+        # the player's row decides: locked (PostgreSQL; SQLite has one writer), so that two
+        # creates or joins racing on two workers count each other's league (the limit holds)
+        _lock(c, players, players.c.id == player_id)
         if c.scalar(select(players.c.account_since).where(players.c.id == player_id)) is None:
             raise AccountNeeded
         mine = c.scalar(
@@ -225,6 +229,8 @@ class Leagues:
     def join_league(self, player_id: int, invite: str) -> League:
         """Join the league of this invite (a member already: the league as it is)."""
         with self.db.transaction(write=True) as c:
+            # locks in one order everywhere: the player's row, then the league's
+            _lock(c, players, players.c.id == player_id)
             query = select(leagues.c.id).where(leagues.c.invite == invite)
             if c.dialect.name == "postgresql":
                 query = query.with_for_update()
@@ -363,9 +369,21 @@ class Leagues:
         return Table(league, week, days, ranked, week_of(previous[0]), winners)
 
 
+def _lock(c: Connection, table: Any, where: Any) -> None:
+    """Lock the rows ``where`` of ``table`` until the transaction ends (PostgreSQL's ``FOR
+    UPDATE``; SQLite's write transactions hold the whole database already)."""
+    if c.dialect.name == "postgresql":
+        c.execute(
+            select(table.c[next(iter(table.primary_key)).name]).where(where).with_for_update()
+        )
+
+
 def _leave(c: Connection, league_id: str, player_id: int) -> None:
     """One member leaves (the caller's transaction): the creator's part passes on, the
-    league ends with its last member."""
+    league ends with its last member. The league's row is locked first, so two members
+    leaving at once (the creator and the heir, the last two) hand it over one after the
+    other: its creator is always a member, and the last to leave ends it."""
+    _lock(c, leagues, leagues.c.id == league_id)
     gone = c.execute(
         delete(league_members).where(
             league_members.c.league_id == league_id, league_members.c.player_id == player_id

@@ -19,9 +19,21 @@ a row. The daily puzzle is the same for everybody on a UTC day.
 **Attempts.** Only a puzzle given to the player may be attempted (they cannot pick one whose
 answer they learned elsewhere). The first attempt of a player at a puzzle is rated (Glicko-2,
 :mod:`magdagdon.ratings`: the player wins against the puzzle when it is solved), unless it is
-STREAK's; a second try changes nothing. The rating's row is taken first (``FOR UPDATE`` on
-PostgreSQL; SQLite has one writer) and a unique index allows one first attempt per player and
-puzzle, so two attempts racing on two workers rate once.
+STREAK's; a second try changes nothing.
+
+**Harvested answers** (an outside probe: ten throwaway players collected 51 answers, their
+misses pushed those puzzles to where a winning account's were chosen, and the account climbed
+1500 → 2134 skipping what it did not know). Three rules keep the rating honest: a puzzle's
+rating moves only with the attempts of players who have made :data:`ESTABLISHED` rated
+attempts (as lichess weighs its puzzles' votes), so throwaway players move nothing; the next
+puzzle is one at random within :data:`BAND` of the target, so the choice follows neither the
+puzzles' order nor what others were just given; and a rated puzzle given and not tried for
+:data:`SKIPPED_AFTER` counts as missed (settled when the player next asks for one), so
+skipping costs what missing does. A skipped puzzle's attempt has no actions.
+
+The rating's row is taken first (``FOR UPDATE`` on PostgreSQL; SQLite has one writer) and a
+unique index allows one first attempt per player and puzzle, so two attempts racing on two
+workers rate once.
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text, update
@@ -47,6 +59,7 @@ from .db import Database
 from .highscores import aware
 from .models import (
     GameStatus,
+    game_challenges,
     games,
     players,
     puzzle_attempts,
@@ -70,7 +83,17 @@ WINDOW: Final = 64
 NEAREST: Final = 8
 """The next puzzle is one of the nearest this many to the target, at random."""
 JITTER: Final = 60.0
-"""The target rating lies this much either side of the player's, at random."""
+"""The target rating lies this much either side of the player's, at random (when no puzzle
+lies within :data:`BAND` of it)."""
+BAND: Final = 100.0
+"""The next puzzle is one at random of those unseen within this much of the target rating:
+the choice follows neither the order of the puzzles nor what other players were given."""
+ESTABLISHED: Final = 20
+"""Rated attempts a player has made before their attempts move a puzzle's rating: throwaway
+players' misses cannot push puzzles towards the players they want to serve them to."""
+SKIPPED_AFTER: Final = timedelta(minutes=10)
+"""A rated puzzle given and not tried this long counts as missed: skipping the ones whose
+answer a player does not know costs what a miss costs."""
 HISTORY: Final = 200
 """Rated attempts the rating's history shows."""
 
@@ -175,6 +198,44 @@ def _rating_row(c: Connection, player_id: int, pool: str, lock: bool) -> Any:
         .on_conflict_do_nothing()  # (there, or made by a racing attempt meanwhile)
     )
     return c.execute(query.with_for_update()).one()
+
+
+def _withheld(c: Connection, player_id: int, sources: set[str]) -> set[str]:
+    """Of these games (puzzles' sources), those on a challenge's dice that the player has not
+    played to its end nor made: a puzzle from the challenger's game, or from a friend's game
+    of it, would show the player the challenge's rolls before they play it."""
+    if not sources:
+        return set()
+    challenged = c.execute(
+        select(game_challenges.c.game_id.label("game"), game_challenges.c.code).where(
+            game_challenges.c.game_id.in_(sources)
+        )
+    ).all()
+    played = c.execute(
+        select(games.c.id.label("game"), games.c.challenge.label("code")).where(
+            games.c.id.in_(sources), games.c.challenge.is_not(None)
+        )
+    ).all()
+    codes = {r.game: r.code for r in [*challenged, *played]}
+    if not codes:
+        return set()
+    known = set(
+        c.execute(
+            select(game_challenges.c.code).where(
+                game_challenges.c.code.in_(set(codes.values())),
+                game_challenges.c.player_id == player_id,
+            )
+        ).scalars()
+    ) | set(
+        c.execute(
+            select(games.c.challenge).where(
+                games.c.challenge.in_(set(codes.values())),
+                games.c.player_id == player_id,
+                games.c.status == GameStatus.OVER.value,
+            )
+        ).scalars()
+    )
+    return {game for game, code in codes.items() if code not in known}
 
 
 def _hold_player(c: Connection, player_id: int) -> None:
@@ -293,6 +354,8 @@ class Puzzles:
         if mode not in ("rated", "streak", "own"):
             raise ValueError(f"unknown mode {mode!r}")
         self._ensure_puzzles()
+        if mode == "rated":
+            self.settle_skipped(player_id)
         pool = "own" if mode == "own" else "public"
         chance = rng or random
         for _ in range(8):
@@ -303,16 +366,21 @@ class Puzzles:
                     target = STREAK_START + STREAK_STEP * streak
                 else:
                     target = rating.rating if rating is not None else 1500.0
-                target += chance.uniform(-JITTER, JITTER)
                 levels = [difficulty] if difficulty else list(Difficulty)
-                near: list[tuple[float, int]] = []
+                banded: list[int] = []
                 for level in levels:
-                    near += self._near(c, player_id, level, theme, mode, target)
-            if not near:
+                    banded += self._in_band(c, player_id, level, theme, mode, target, chance)
+                near: list[tuple[float, int]] = []
+                if not banded:
+                    target += chance.uniform(-JITTER, JITTER)
+                    for level in levels:
+                        near += self._near(c, player_id, level, theme, mode, target)
+            if not banded and not near:
                 raise PuzzleNotFound("no puzzle left")
-            # one of the nearest few at random: players of one rating (a new server's puzzles
-            # are all 1500) do not all reach for the same one
-            best = chance.choice(sorted(near)[:NEAREST])
+            # one at random of the unseen ones within the band; else of the nearest few:
+            # players of one rating (a new server's puzzles are all 1500) do not all reach
+            # for the same one
+            best = (0.0, chance.choice(banded)) if banded else chance.choice(sorted(near)[:NEAREST])
             try:
                 with self.db.transaction(write=True) as c:
                     _hold_player(c, player_id)
@@ -326,6 +394,60 @@ class Puzzles:
             except IntegrityError:
                 continue  # given to the player by another worker just now: choose again
         raise PuzzleNotFound("no puzzle left")
+
+    @staticmethod
+    def _in_band(
+        c: Connection,
+        player_id: int,
+        difficulty: Difficulty,
+        theme: str | None,
+        mode: str,
+        target: float,
+        chance: random.Random | Any,
+    ) -> list[int]:
+        """Some unseen puzzles within :data:`BAND` of the target, from a random point of the
+        ids on (and round again from the first): ids. At most :data:`WINDOW` puzzles of the
+        band are read each way, so it costs the same however many puzzles there are; a band
+        so sparse that none is found leaves the choice to :meth:`_near`."""
+        where = [
+            puzzles.c.difficulty == difficulty.value,
+            puzzles.c.rating.between(target - BAND, target + BAND),
+        ]
+        where.append(puzzles.c.owner == player_id if mode == "own" else puzzles.c.owner.is_(None))
+        if theme:
+            where.append(puzzles.c.theme_mask.op("&")(1 << THEMES.index(theme)) != 0)
+        low, high = c.execute(select(func.min(puzzles.c.id), func.max(puzzles.c.id))).one()
+        if low is None:
+            return []
+        pivot = chance.randint(low, high)
+        for side in (puzzles.c.id >= pivot, puzzles.c.id < pivot):
+            window = c.execute(
+                select(puzzles.c.id, puzzles.c.source_player, puzzles.c.source_game)
+                .where(*where, side)
+                .order_by(puzzles.c.id)
+                .limit(WINDOW)
+            ).all()
+            if not window:
+                continue
+            given = set(
+                c.execute(
+                    select(puzzle_served.c.puzzle_id).where(
+                        puzzle_served.c.player_id == player_id,
+                        puzzle_served.c.puzzle_id.in_([r.id for r in window]),
+                    )
+                ).scalars()
+            )
+            withheld = _withheld(c, player_id, {r.source_game for r in window} - {None})
+            found = [
+                r.id
+                for r in window
+                if r.id not in given
+                and not (mode != "own" and r.source_player == player_id)
+                and r.source_game not in withheld
+            ]
+            if found:
+                return found[:NEAREST]
+        return []
 
     @staticmethod
     def _near(
@@ -367,7 +489,8 @@ class Puzzles:
                         else None
                     )
                     order = (rating.desc(), ident.desc())
-                query = select(ident, rating, puzzles.c.source_player).where(*where, side)
+                query = select(ident, rating, puzzles.c.source_player, puzzles.c.source_game)
+                query = query.where(*where, side)
                 if after is not None:
                     query = query.where(after)
                 window = c.execute(query.order_by(*order).limit(WINDOW)).all()
@@ -381,9 +504,12 @@ class Puzzles:
                         )
                     ).scalars()
                 )
+                withheld = _withheld(c, player_id, {r.source_game for r in window} - {None})
                 for r in window:
                     if r.id in given or (mode != "own" and r.source_player == player_id):
                         continue  # given before, or one of the player's own games'
+                    if r.source_game in withheld:
+                        continue  # a challenge's dice the player has not played yet
                     found.append((abs(r.rating - target), r.id))
                 mark = (window[-1].rating, window[-1].id)
                 if len(window) < WINDOW:
@@ -438,6 +564,86 @@ class Puzzles:
 
     # --- attempts -----------------------------------------------------------------------------
 
+    def settle_skipped(self, player_id: int, now: datetime | None = None) -> int:
+        """Count the player's rated puzzles given more than :data:`SKIPPED_AFTER` ago and never
+        tried as missed (each a rated attempt with no actions); how many."""
+        now = now or utcnow()
+        tried = (
+            select(puzzle_attempts.c.id)
+            .where(
+                puzzle_attempts.c.player_id == player_id,
+                puzzle_attempts.c.puzzle_id == puzzle_served.c.puzzle_id,
+            )
+            .exists()
+        )
+        skipped = select(puzzle_served.c.puzzle_id).where(
+            puzzle_served.c.player_id == player_id,
+            puzzle_served.c.mode == "rated",
+            puzzle_served.c.served_at < now - SKIPPED_AFTER,
+            ~tried,
+        )
+        with self.db.transaction() as c:
+            if not c.execute(skipped.limit(1)).first():
+                return 0
+        count = 0
+        try:
+            with self.db.transaction(write=True) as c:
+                _hold_player(c, player_id)
+                chosen = skipped.order_by(puzzle_served.c.served_at)
+                for puzzle_id in c.execute(chosen).scalars().all():
+                    count += self._skip(c, player_id, puzzle_id, now)
+        except IntegrityError:  # one was tried meanwhile (a racing attempt): settled next time
+            return 0
+        return count
+
+    @staticmethod
+    def _skip(c: Connection, player_id: int, puzzle_id: int, now: datetime) -> int:
+        """One puzzle given and never tried, counted as a rated miss (the caller's
+        transaction, the player held)."""
+        mine = _rating_row(c, player_id, "public", lock=True)
+        puzzle = c.execute(
+            select(puzzles.c.rating, puzzles.c.deviation, puzzles.c.volatility)
+            .where(puzzles.c.id == puzzle_id)
+            .with_for_update()
+        ).one()
+        before = Rating(mine.rating, mine.deviation, mine.volatility)
+        after, puzzle_after = attempt(before, Rating(*puzzle), False)
+        c.execute(
+            update(puzzle_ratings)
+            .where(puzzle_ratings.c.player_id == player_id, puzzle_ratings.c.pool == "public")
+            .values(
+                rating=after.rating,
+                deviation=after.deviation,
+                volatility=after.volatility,
+                attempts=puzzle_ratings.c.attempts + 1,
+                updated_at=now,
+            )
+        )
+        changed: dict[str, Any] = {"plays": puzzles.c.plays + 1}
+        if mine.attempts >= ESTABLISHED:
+            changed |= {
+                "rating": puzzle_after.rating,
+                "deviation": puzzle_after.deviation,
+                "volatility": puzzle_after.volatility,
+            }
+        c.execute(update(puzzles).where(puzzles.c.id == puzzle_id).values(**changed))
+        c.execute(
+            insert(puzzle_attempts).values(
+                puzzle_id=puzzle_id,
+                player_id=player_id,
+                mode="rated",
+                actions=[],
+                solved=False,
+                yours=0.0,
+                first_try=True,
+                rated=True,
+                rating_before=before.rating,
+                rating_after=after.rating,
+                created_at=now,
+            )
+        )
+        return 1
+
     def attempt_puzzle(
         self, player_id: int, row: PuzzleRow, actions: list[dict[str, Any]], grade: Grade
     ) -> AttemptResult:
@@ -486,7 +692,10 @@ class Puzzles:
             puzzle_after = Rating(puzzle.rating, puzzle.deviation, puzzle.volatility)
             values: dict[str, Any] = {"updated_at": now}
             if rated:
-                after, puzzle_after = attempt(before, puzzle_after, grade.solved)
+                moved, puzzle_moved = attempt(before, puzzle_after, grade.solved)
+                after = moved
+                if mine.attempts >= ESTABLISHED:  # (module docstring)
+                    puzzle_after = puzzle_moved
                 values |= {
                     "rating": after.rating,
                     "deviation": after.deviation,
