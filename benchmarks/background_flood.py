@@ -1,6 +1,7 @@
 """One address floods the coach's background work; what another address's hints feel.
 
-Run: ``python -m benchmarks.background_flood [--games 60] [--hints 20] [--source DIR ...]``
+Run: ``python -m benchmarks.background_flood [--games 60] [--hints 20] [--seconds 30]
+[--unlimited] [--source DIR ...]``
 from the repository root. For each source tree (default: this checkout; ``--source`` adds
 another checkout's ``src``, e.g. today's main, run with this Python and its C module) it starts
 ``magdagdon serve`` (one worker, a temporary SQLite file, the default rate limits, the proxy
@@ -10,11 +11,13 @@ another address, and then measures that other address's hints (one at a time, ea
 game):
 
 1. idle: nothing else runs;
-2. flood: one address asks, all at once, a challenge of every finished game
+2. flood (``--seconds`` from its start): one address asks, all at once, a challenge of every
+   finished game
    (``POST /api/challenges``: each queues the coach's score on its dice) and every player's
    puzzles (``GET /api/players/me/puzzles``: each queues a search of the player's newest
    games), as the outside probe did (231 challenges in 60 s);
-3. after: from 5 s after the last of the flood's requests was answered.
+3. after: from 5 s after the last of the flood's requests was answered (or when the flood's
+   phase ends, if later): the idle phase's games again.
 
 It prints each phase's hint latency (p50/p95/max) and how the flood's requests were answered.
 Asserts nothing.
@@ -53,9 +56,9 @@ def _finish(client: httpx2.Client, seed: int) -> str:
 
 def prepare(
     base: str, games: int, hints: int
-) -> tuple[list[tuple[dict[str, str], str]], dict[str, str], list[str]]:
-    """Finished games (each player two, from an address of their own), and the other address's
-    player with rolled games: (cookies, game id) pairs, that player's cookies and games."""
+) -> tuple[list[tuple[dict[str, str], str]], list[tuple[dict[str, str], str]]]:
+    """Finished games (each player two, from an address of their own), and rolled games of
+    players of the other address (a game in progress each): (cookies, game id) pairs."""
     finished: list[tuple[dict[str, str], str]] = []
     for i in range(0, games, 2):
         address = {"X-Forwarded-For": f"192.0.2.{1 + i // 2}"}
@@ -63,29 +66,37 @@ def prepare(
             ids = [_finish(client, 1000 + i), _finish(client, 1001 + i)]
             finished += [(dict(client.cookies), g) for g in ids]
     rolled = []
-    with httpx2.Client(base_url=base, timeout=60, headers=OTHER) as other:
-        for seed in range(hints):
-            body = {"difficulty": "peaceful", "seed": seed, "abandon": True}
-            view = other.post("/api/games", json=body).json()
+    for seed in range(hints):
+        with httpx2.Client(base_url=base, timeout=60, headers=OTHER) as other:
+            view = other.post("/api/games", json={"difficulty": "peaceful", "seed": seed}).json()
             other.post(
                 f"/api/games/{view['id']}/actions", json={"version": 0, "action": {"type": "roll"}}
             )
-            rolled.append(view["id"])
-        return finished, dict(other.cookies), rolled
+            rolled.append((dict(other.cookies), view["id"]))
+    return finished, rolled
 
 
-async def hints(base: str, cookies: dict[str, str], games: list[str]) -> list[float]:
-    """One hint on each game, one at a time: their latencies (ms)."""
-    took = []
-    async with httpx2.AsyncClient(
-        base_url=base, timeout=600, headers=OTHER, cookies=cookies
-    ) as client:
-        for game in games:
+async def hints(
+    base: str, games: list[tuple[dict[str, str], str]], seconds: float | None = None
+) -> list[float]:
+    """Hints one at a time, each on the next game (each its player's): one on each game, or
+    round the games again until ``seconds`` have passed. Their latencies (ms)."""
+    took: list[float] = []
+    began = time.perf_counter()
+    turn = 0
+    while turn < len(games) or (seconds is not None and time.perf_counter() - began < seconds):
+        cookies, game = games[turn % len(games)]
+        turn += 1
+        async with httpx2.AsyncClient(
+            base_url=base, timeout=600, headers=OTHER, cookies=cookies
+        ) as client:
             started = time.perf_counter()
             r = await client.get(f"/api/games/{game}/hint")
             took.append((time.perf_counter() - started) * 1000)
             if r.status_code != 200:
                 print(f"    a hint answered {r.status_code}")
+        if seconds is not None and turn >= len(games) and time.perf_counter() - began >= seconds:
+            break
     return took
 
 
@@ -122,24 +133,31 @@ async def flood(base: str, finished: list[tuple[dict[str, str], str]]) -> dict[i
     return answers
 
 
-async def measure(base: str, games: int, count: int) -> None:
+async def measure(base: str, games: int, count: int, seconds: float) -> None:
     """Prepare, then the three phases."""
-    finished, cookies, rolled = await asyncio.to_thread(prepare, base, games, 3 * count)
-    idle = await hints(base, cookies, rolled[:count])
+    finished, rolled = await asyncio.to_thread(prepare, base, games, 2 * count)
+    idle = await hints(base, rolled[:count])
     print(f"  idle:   {line(idle)}")
     started = time.perf_counter()
-    flooding = asyncio.create_task(flood(base, finished))
-    during = await hints(base, cookies, rolled[count : 2 * count])
-    answers = await flooding
-    took = time.perf_counter() - started
-    print(f"  flood:  {line(during)}")
+    answered: list[float] = []
+
+    async def flooding() -> dict[int, int]:
+        answers = await flood(base, finished)
+        answered.append(time.perf_counter())
+        return answers
+
+    flood_task = asyncio.create_task(flooding())
+    during = await hints(base, rolled[count:], seconds)
+    answers = await flood_task
+    print(f"  flood:  {line(during)} (the {seconds:.0f} s from the flood's start)")
     print(
         f"  the flood: {len(finished)} challenges and {len(finished) // 2} players' puzzles "
-        f"answered {dict(sorted(answers.items()))} in {took:.1f} s"
+        f"answered {dict(sorted(answers.items()))} in {answered[0] - started:.1f} s"
     )
-    await asyncio.sleep(5)
-    after = await hints(base, cookies, rolled[2 * count :])
-    print(f"  after:  {line(after)} (from 5 s after the flood's last answer)")
+    await asyncio.sleep(max(0.0, 5 - (time.perf_counter() - answered[0])))
+    since = time.perf_counter() - answered[0]
+    after = await hints(base, rolled[:count])
+    print(f"  after:  {line(after)} (from {since:.0f} s after the flood's last answer)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--hints", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument(
+        "--unlimited",
+        action="store_true",
+        help="no limit on challenges and searches: only the background's own bounds act",
+    )
     parser.add_argument(
         "--source", action="append", default=[], help="another checkout's src directory"
     )
@@ -156,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         env = {
             "MAGDAGDON_RATE_LIMITS": "true",  # the defaults, but for what the set-up needs
             "MAGDAGDON_TRUSTED_PROXIES": "127.0.0.1",
+            "MAGDAGDON_ADDRESS_PLAYERS_PER_MINUTE": "10000",
             "MAGDAGDON_ADDRESS_GAMES_PER_MINUTE": "10000",
             "MAGDAGDON_PLAYER_GAMES_PER_MINUTE": "10000",
             "MAGDAGDON_ADDRESS_ACTIONS_PER_SECOND": "10000",
@@ -163,6 +188,10 @@ def main(argv: list[str] | None = None) -> int:
             "MAGDAGDON_PLAYER_COACH_PER_MINUTE": "10000",
             "MAGDAGDON_ADDRESS_COACH_PER_MINUTE": "10000",
         }
+        if args.unlimited:
+            for name in ("PLAYER", "ADDRESS"):
+                env[f"MAGDAGDON_{name}_CHALLENGES_PER_HOUR"] = "100000"
+                env[f"MAGDAGDON_{name}_SEARCHES_PER_HOUR"] = "100000"
         if source:
             env["PYTHONPATH"] = str(Path(source).resolve())
         with tempfile.TemporaryDirectory() as tmp:
@@ -171,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
                 db, env=env, command=[sys.executable, "-m", "magdagdon.cli"]
             ) as base:
                 print(f"{source or 'this checkout'}:")
-                asyncio.run(measure(base, args.games, args.hints))
+                asyncio.run(measure(base, args.games, args.hints, args.seconds))
     return 0
 
 

@@ -238,7 +238,12 @@ def test_sessions_are_listed_ended_one_by_one_or_everywhere(
     laptop.post(
         "/api/account/passkeys/registration/verification", json={"credential": key.create(options)}
     )
-    assert laptop.post("/api/account/sign-out", json={"everywhere": True}).status_code == 204
+    assert (
+        laptop.post(
+            "/api/account/sign-out", json={"everywhere": True, "keep_new_passkey": True}
+        ).status_code
+        == 204
+    )
     assert phone.get("/api/players/me").json()["account"] is False
     assert laptop.get("/api/players/me").json()["account"] is False
 
@@ -659,7 +664,12 @@ def test_signing_in_again_never_abandons_a_game_with_moves_for_an_empty_one(
     phone.post(
         "/api/account/passkeys/registration/verification", json={"credential": key.create(options)}
     )
-    assert phone.post("/api/account/sign-out", json={"everywhere": True}).status_code == 204
+    assert (
+        phone.post(
+            "/api/account/sign-out", json={"everywhere": True, "keep_new_passkey": True}
+        ).status_code
+        == 204
+    )
     empty = laptop.post("/api/games", json={"difficulty": "peaceful", "resume": True}).json()
     assert empty["id"] != view["id"] and empty["version"] == 0
     options = laptop.post("/api/account/sign-in/passkey/options").json()

@@ -69,7 +69,12 @@ def test_codes_a_stolen_cookie_minted_end_with_sign_out_everywhere(
 ) -> None:
     owner, thief, _ = owner_and_thief
     minted = [thief.post("/api/account/transfer-codes").json()["code"] for _ in range(3)]
-    assert owner.post("/api/account/sign-out", json={"everywhere": True}).status_code == 204
+    assert (
+        owner.post(
+            "/api/account/sign-out", json={"everywhere": True, "keep_new_passkey": True}
+        ).status_code
+        == 204
+    )
     with TestClient(app) as elsewhere:
         for code in minted:
             r = redeem(elsewhere, code)
@@ -210,7 +215,12 @@ def test_another_worker_refuses_an_ended_session_at_once(database_url: str) -> N
         register(owner, key)
         thief.cookies.set(COOKIE, owner.cookies[COOKIE])
         assert thief.get("/api/players/me").json()["name"] == "Anneli"  # read, remembered
-        assert owner.post("/api/account/sign-out", json={"everywhere": True}).status_code == 204
+        assert (
+            owner.post(
+                "/api/account/sign-out", json={"everywhere": True, "keep_new_passkey": True}
+            ).status_code
+            == 204
+        )
         r = thief.get("/api/players/me")
         assert r.json() == {"name": None, "name_max": 24, "account": False}
         assert r.headers["x-magdagdon-session"] == "ended"
@@ -252,3 +262,66 @@ def test_nothing_is_made_for_a_session_that_ended_meanwhile(database_url: str) -
         for table in ("transfer_codes", "webauthn_challenges"):
             assert c.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar() == 0
     store.db.dispose()
+
+
+def test_a_cookie_thief_cannot_take_an_account_that_has_no_passkey(app: Any) -> None:
+    """The account was saved with a transfer code (no passkey). A thief with a copy of the
+    owner's cookie adds a passkey and signs in with it elsewhere; the owner is told, keeps a
+    way back whatever they press, and undoes it."""
+    with (
+        TestClient(app) as owner,
+        TestClient(app) as thief,
+        TestClient(app) as thiefs_own,
+    ):
+        assert owner.post("/api/account/transfer-codes").status_code == 201  # an account
+        thief.cookies.set(COOKIE, owner.cookies[COOKIE])
+        key = Authenticator(TEST_ORIGIN)
+        added = register(thief, key)  # the cookie is the only proof there is: 201
+        assert added["probation_until"] and added["added_here"]
+        assert passkey_sign_in(thiefs_own, key).status_code == 200
+        # every device of the account is told; the owner's says it was not added elsewhere
+        told = owner.get("/api/players/me").json()
+        assert "new_passkey" not in told  # (the owner's session is the one that added it)
+        listed = owner.get("/api/account/passkeys").json()
+        assert listed[0]["probation_until"] == added["probation_until"]
+        told = thiefs_own.get("/api/players/me").json()["new_passkey"]
+        assert told["id"] == added["id"] and told["label"] == added["label"]
+        # the thief's own session may not sign out the devices signed in before the passkey
+        sessions = thiefs_own.get("/api/account/sessions").json()
+        (owners,) = [s for s in sessions if not s["current"]]
+        r = thiefs_own.delete(f"/api/account/sessions/{owners['id']}?keep_new_passkey=true")
+        assert r.status_code == 403 and r.json()["error"]["code"] == "passkey_on_probation"
+        r = thiefs_own.post(
+            "/api/account/sign-out", json={"everywhere": True, "keep_new_passkey": True}
+        )
+        assert r.status_code == 403
+        # the owner signs out everywhere, unaware: asked first, nothing is ended
+        r = owner.post("/api/account/sign-out", json={"everywhere": True})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "confirm_new_passkey"
+        assert r.json()["passkey"]["label"] == added["label"]
+        assert owner.get("/api/players/me").json()["account"] is True
+        # not theirs: the owner removes it, and the thief's sessions signed in with it end too
+        assert owner.delete(f"/api/account/passkeys/{added['id']}?last=true").status_code == 204
+        assert thiefs_own.get("/api/players/me").json()["account"] is False
+        assert passkey_sign_in(TestClient(app), key).status_code != 200
+        r = owner.post("/api/account/sign-out", json={"everywhere": True})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "no_way_back"
+        assert owner.get("/api/players/me").json()["account"] is True  # still the owner's
+
+
+def test_a_first_passkey_is_trusted_after_a_day(app: Any) -> None:
+    with TestClient(app) as owner:
+        assert owner.post("/api/account/transfer-codes").status_code == 201
+        added = register(owner, Authenticator(TEST_ORIGIN))
+        r = owner.post("/api/account/sign-out", json={"everywhere": True})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "confirm_new_passkey"
+        with app.state.store.db.engine.begin() as c:  # a day later
+            c.execute(text("UPDATE passkeys SET probation_until = created_at"))
+        assert owner.get("/api/account/passkeys").json()[0]["probation_until"] is None
+        assert (
+            owner.post(
+                "/api/account/sign-out", json={"everywhere": True, "keep_new_passkey": True}
+            ).status_code
+            == 204
+        )
+    del added

@@ -19,6 +19,25 @@ anonymous player into the account, in one transaction (``Accounts._sign_in``):
 
 On PostgreSQL the two players' rows are locked (in id order) for the merge, so two sign-ins
 racing on two workers merge once; SQLite has one writer at a time.
+
+**A first passkey's probation.** An account with no passkey (saved with a transfer code) adds
+its first passkey from any of its sessions: the cookie is the only proof there is, and a
+stolen cookie is the owner's own session. Before, a thief with the cookie added a passkey,
+which made the owner's "sign out everywhere" succeed: it ended the owner's session and left
+the thief the passkey. Now such a passkey is on probation for :data:`PROBATION` (a day):
+
+- it is shown to every session of the account (the account screen, and ``new_passkey`` in
+  ``GET /api/players/me`` for the sessions that did not add it);
+- ending sessions so that it is the only way back needs the player to say it is theirs (the
+  route's 409 ``confirm_new_passkey`` names it): nobody is signed out for good unknowingly;
+- a session begun after it was added (signed in with it, or by a code) may not end a session
+  begun before it (403 ``passkey_on_probation``);
+- a session begun before it was added removes it (undo), which also ends the sessions signed
+  in with it.
+
+After its probation it is an ordinary passkey. A further passkey needs a passkey's proof
+(:data:`PASSKEY_PROOF`), so it never is on probation. What this cannot stop, and the reasoning,
+are in docs/design.md.
 """
 
 from __future__ import annotations
@@ -75,6 +94,8 @@ from however many addresses (the arithmetic is in docs/design.md, "Transfer code
 PASSKEY_PROOF: Final = timedelta(minutes=5)
 """An account that has a passkey adds another only from a session signed in with a passkey
 this recently ("sudo mode"): a stolen cookie, or a sign-in made with a code it minted, cannot."""
+PROBATION: Final = timedelta(days=1)
+"""How long an account's first passkey (added with no passkey's proof) is on probation."""
 CHALLENGE_LIFETIME: Final = timedelta(minutes=5)
 """How long a WebAuthn challenge can be answered (once)."""
 
@@ -141,6 +162,14 @@ class PasskeyRow:
     last_used_at: datetime | None
     handle: str | None = None
     """The account's WebAuthn user handle (base64url), which its passkeys name it by."""
+    added_by: str | None = None
+    """The session that added it."""
+    probation_until: datetime | None = None
+    """The end of a first passkey's probation (module docstring); None: trusted."""
+
+    def on_probation(self, now: datetime) -> bool:
+        """Whether the passkey is still on probation at ``now``."""
+        return self.probation_until is not None and now < self.probation_until
 
 
 @dataclass(frozen=True)
@@ -166,6 +195,8 @@ def _passkey(r: Any, handle: str | None = None) -> PasskeyRow:
         created_at=aware(r.created_at),
         last_used_at=aware(r.last_used_at) if r.last_used_at is not None else None,
         handle=handle,
+        added_by=r.added_by,
+        probation_until=aware(r.probation_until) if r.probation_until is not None else None,
     )
 
 
@@ -289,12 +320,18 @@ class Accounts(Players):
         sign_count: int,
         transports: list[str],
         label: str,
+        session: SessionRef | None = None,
     ) -> PasskeyRow:
-        """Add a verified passkey to the player (made an account if it was not one)."""
+        """Add a verified passkey to the player (made an account if it was not one), from
+        ``session``: the account's first one is on probation (module docstring)."""
         now = utcnow()
         passkey_id = secrets.token_hex(8)
         with self.db.transaction(write=True) as c:
             self._make_account(c, player_id, now)
+            first = (
+                c.scalar(select(passkeys.c.id).where(passkeys.c.player_id == player_id).limit(1))
+                is None
+            )
             c.execute(
                 insert(passkeys).values(
                     id=passkey_id,
@@ -305,6 +342,8 @@ class Accounts(Players):
                     transports=transports,
                     label=label[:64],
                     created_at=now,
+                    added_by=session.session_id if session is not None else None,
+                    probation_until=now + PROBATION if first else None,
                 )
             )
             row = c.execute(select(passkeys).where(passkeys.c.id == passkey_id)).one()
@@ -330,21 +369,38 @@ class Accounts(Players):
             ).all()
         return [_passkey(r) for r in rows]
 
-    def remove_passkey(self, player_id: int, passkey_id: str, *, last: bool) -> None:
-        """Remove one of the account's passkeys. The last one only with ``last`` (else
-        :class:`LastPasskey`: the account could then sign in only with a transfer code from a
-        device still signed in). LookupError if the account has no such passkey."""
+    def remove_passkey(
+        self, player_id: int, passkey_id: str, *, last: bool, by: SessionRef | None = None
+    ) -> list[str]:
+        """Remove one of the account's passkeys; the sessions ended with it. The last one only
+        with ``last`` (else :class:`LastPasskey`: the account could then sign in only with a
+        transfer code from a device still signed in). A passkey on probation removed by a
+        session begun before it was added (``by``) is undone: the sessions signed in with it
+        end too (module docstring). LookupError if the account has no such passkey."""
+        now = utcnow()
         with self.db.transaction(write=True) as c:
-            owned = (
-                c.execute(select(passkeys.c.id).where(passkeys.c.player_id == player_id))
-                .scalars()
-                .all()
-            )
+            owned = {
+                r.id: r
+                for r in c.execute(select(passkeys).where(passkeys.c.player_id == player_id))
+            }
             if passkey_id not in owned:
                 raise LookupError(passkey_id)
+            passkey = _passkey(owned[passkey_id])
+            undo = (
+                passkey.on_probation(now)
+                and by is not None
+                and by.created_at is not None
+                and by.created_at < passkey.created_at
+            )
             if len(owned) == 1 and not last:
                 raise LastPasskey()
             c.execute(delete(passkeys).where(passkeys.c.id == passkey_id))
+            if not undo:
+                return []
+            ended = delete(sessions).where(
+                sessions.c.player_id == player_id, sessions.c.passkey_id == passkey_id
+            )
+            return list(c.execute(ended.returning(sessions.c.id)).scalars().all())
 
     def sign_in_with_passkey(
         self, passkey: PasskeyRow, sign_count: int, device: SessionRef | None, label: str
@@ -368,7 +424,9 @@ class Accounts(Players):
             ).rowcount
             if not advanced:
                 raise ClonedPasskey()
-            return self._sign_in(c, passkey.player_id, device, "passkey", label, now)
+            return self._sign_in(
+                c, passkey.player_id, device, "passkey", label, now, passkey_id=passkey.id
+            )
 
     def passkey_proven(self, session: SessionRef) -> bool:
         """Whether the session may add a passkey: its account has none yet, or the session
@@ -396,6 +454,7 @@ class Accounts(Players):
         method: str,
         label: str,
         now: datetime,
+        passkey_id: str | None = None,
     ) -> SignIn:
         merge = Merge()
         if device is not None:
@@ -403,7 +462,9 @@ class Accounts(Players):
             if device.player_id != account_id:
                 merge = self._merge(c, device.player_id, account_id, now)
         token, digest = new_token()
-        session_id = insert_session(c, account_id, digest, method, label, now)
+        session_id = insert_session(
+            c, account_id, digest, method, label, now, passkey_id=passkey_id
+        )
         return SignIn(account_id, token, session_id, merge, method, now)
 
     def _merge(self, c: Connection, source: int, target: int, now: datetime) -> Merge:
@@ -575,17 +636,53 @@ class Accounts(Players):
         """Whether the account could still sign in with the sessions ``ending`` ended (None:
         all of them): it has a passkey, or another of its sessions stays signed in (which can
         make a transfer code)."""
+        return self.way_back(player_id, ending) is not None
+
+    def way_back(self, player_id: int, ending: list[str] | None) -> str | None:
+        """How the account could still sign in with the sessions ``ending`` ended (None: all
+        of them): ``"trusted"`` (a passkey past its probation, or another session staying),
+        ``"probation"`` (only a first passkey on probation: module docstring), or None."""
+        now = utcnow()
         with self.db.transaction() as c:
-            if c.scalar(select(passkeys.c.id).where(passkeys.c.player_id == player_id).limit(1)):
-                return True
-            if ending is None:
-                return False
-            staying = c.scalar(
-                select(sessions.c.id)
-                .where(sessions.c.player_id == player_id, sessions.c.id.not_in(ending))
-                .limit(1)
+            keys = [
+                _passkey(r)
+                for r in c.execute(select(passkeys).where(passkeys.c.player_id == player_id))
+            ]
+            if any(not k.on_probation(now) for k in keys):
+                return "trusted"
+            if ending is not None:
+                staying = c.scalar(
+                    select(sessions.c.id)
+                    .where(sessions.c.player_id == player_id, sessions.c.id.not_in(ending))
+                    .limit(1)
+                )
+                if staying is not None:
+                    return "trusted"
+        return "probation" if keys else None
+
+    def on_probation(self, player_id: int) -> list[PasskeyRow]:
+        """The account's passkeys on probation (its first, for a day)."""
+        now = utcnow()
+        return [k for k in self.passkeys_of(player_id) if k.on_probation(now)]
+
+    def older_than(self, player_id: int, moment: datetime, session_ids: list[str] | None) -> bool:
+        """Whether any of these sessions of the player (None: all of them) began before
+        ``moment``."""
+        with self.db.transaction() as c:
+            query = select(sessions.c.id).where(
+                sessions.c.player_id == player_id, sessions.c.created_at < moment
             )
-        return staying is not None
+            if session_ids is not None:
+                query = query.where(sessions.c.id.in_(session_ids))
+            return c.scalar(query.limit(1)) is not None
+
+    def new_passkey(self, session: SessionRef) -> PasskeyRow | None:
+        """A passkey on probation that another session added (to announce to this one)."""
+        now = utcnow()
+        for key in self.passkeys_of(session.player_id):
+            if key.on_probation(now) and key.added_by != session.session_id:
+                return key
+        return None
 
     def end_sessions(self, player_id: int, session_ids: list[str] | None) -> list[str]:
         """End some of the player's sessions (None: all of them); the ids ended. An id that is

@@ -106,6 +106,9 @@ sessions = Table(
     Column("label", String(64), nullable=False, default=""),
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
     Column("last_used_at", UTCDateTime(), nullable=False, default=utcnow),
+    # the passkey it signed in with (a sign-in with a passkey): a first passkey on probation
+    # does not make its sessions a way back into the account (store/accounts.py)
+    Column("passkey_id", String(32), nullable=True),
 )
 """Sessions: a device's cookie, each of one player; ended by signing out, revoked, or unused."""
 
@@ -122,6 +125,10 @@ passkeys = Table(
     Column("label", String(64), nullable=False, default=""),
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
     Column("last_used_at", UTCDateTime(), nullable=True),
+    # the session that added it, and for the account's first passkey (added with no passkey's
+    # proof: a stolen cookie could have) the end of its probation (store/accounts.py)
+    Column("added_by", String(32), nullable=True),
+    Column("probation_until", UTCDateTime(), nullable=True),
 )
 """An account's passkeys (WebAuthn credentials): only their public parts."""
 

@@ -63,9 +63,16 @@ def new_token() -> tuple[str, str]:
 
 
 def insert_session(
-    c: Connection, player_id: int, digest: str, method: str, label: str, now: datetime
+    c: Connection,
+    player_id: int,
+    digest: str,
+    method: str,
+    label: str,
+    now: datetime,
+    passkey_id: str | None = None,
 ) -> str:
-    """Add a session of ``player_id`` (token hash ``digest``); its public id."""
+    """Add a session of ``player_id`` (token hash ``digest``; ``passkey_id``: the passkey it
+    signed in with); its public id."""
     session_id = secrets.token_hex(16)
     c.execute(
         insert(sessions).values(
@@ -76,6 +83,7 @@ def insert_session(
             label=label[:64],
             created_at=now,
             last_used_at=now,
+            passkey_id=passkey_id,
         )
     )
     return session_id

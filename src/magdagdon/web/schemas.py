@@ -15,6 +15,7 @@ from pydantic import (
     StrictBool,
     create_model,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -577,6 +578,18 @@ class PlayerView(BaseModel):
         description="The player is an account (saved with a passkey or a transfer code: it "
         "can sign in on another device); false for an anonymous player (this device only).",
     )
+    new_passkey: NewPasskeyView | None = Field(
+        default=None,
+        description="A first passkey on probation that another device of the account added "
+        "(not you? remove it under the account); absent when there is none.",
+    )
+
+    @model_serializer(mode="wrap")
+    def _without_no_news(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("new_passkey") is None:
+            data.pop("new_passkey", None)
+        return data
 
 
 class DailyClashView(BaseModel):
@@ -643,6 +656,22 @@ class PasskeyView(BaseModel):
     label: str = Field(description="The device it was made on, as its browser said.")
     created_at: datetime
     last_used_at: datetime | None
+    probation_until: datetime | None = Field(
+        default=None,
+        description="The account's first passkey is on probation for a day (it could have been "
+        "added with a stolen cookie): until then it is no way back into the account, and a "
+        "device signed in before it was added may remove it. Null: trusted.",
+    )
+    added_here: bool = Field(default=False, description="This device added it.")
+
+
+class NewPasskeyView(BaseModel):
+    """A passkey on probation that another device added: to be announced."""
+
+    id: str
+    label: str
+    created_at: datetime
+    probation_until: datetime
 
 
 class SessionView(BaseModel):
@@ -666,6 +695,12 @@ class SignOut(BaseModel):
 
     everywhere: bool = Field(
         default=False, description="true or false (JSON booleans only: not 0, 1 or strings)"
+    )
+    keep_new_passkey: bool = Field(
+        default=False,
+        description="true: the account's first passkey, on probation for a day, may be the "
+        "only way back (the player said it is theirs); without it such a sign-out answers 409 "
+        "confirm_new_passkey naming that passkey.",
     )
 
 

@@ -43,8 +43,10 @@ from webauthn.helpers.structs import (
 )
 
 from ...settings import Settings, is_loopback_host
+from ...store import Store
 from ...store.accounts import Merge, PasskeyRow, SignIn
 from ...store.errors import ClonedPasskey, InvalidCode, LastPasskey, SessionEnded
+from ...store.models import utcnow
 from ...store.players import SessionRef
 from ..deps import (
     CurrentPlayer,
@@ -60,7 +62,7 @@ from ..deps import (
     run_store,
     set_session_cookie,
 )
-from ..errors import ApiError
+from ..errors import ApiError, error_response
 from ..schemas import (
     DailyClashView,
     ErrorResponse,
@@ -385,24 +387,39 @@ async def registration_verification(
         row = await run_store(
             store,
             lambda: store.add_passkey(
-                player, credential_id, public_key, verified.sign_count, transports, label
+                player,
+                credential_id,
+                public_key,
+                verified.sign_count,
+                transports,
+                label,
+                _session_of(request),
             ),
         )
     except IntegrityError:  # the same passkey saved by a request racing this one
         raise _refused("That passkey is saved already.") from None
-    return _passkey_view(row)
+    return _passkey_view(row, _session_of(request))
 
 
 @router.get("/passkeys", response_model=list[PasskeyView])
-async def list_passkeys(player: CurrentPlayer, store: StoreDep) -> list[PasskeyView]:
-    """This account's passkeys, oldest first."""
+async def list_passkeys(
+    request: Request, player: CurrentPlayer, store: StoreDep
+) -> list[PasskeyView]:
+    """This account's passkeys, oldest first (a first one on probation says until when)."""
     rows = await run_store(store, lambda: store.passkeys_of(player))
-    return [_passkey_view(r) for r in rows]
+    session = _session_of(request)
+    return [_passkey_view(r, session) for r in rows]
 
 
-def _passkey_view(row: PasskeyRow) -> PasskeyView:
+def _passkey_view(row: PasskeyRow, session: SessionRef) -> PasskeyView:
+    now = utcnow()
     return PasskeyView(
-        id=row.id, label=row.label, created_at=row.created_at, last_used_at=row.last_used_at
+        id=row.id,
+        label=row.label,
+        created_at=row.created_at,
+        last_used_at=row.last_used_at,
+        probation_until=row.probation_until if row.on_probation(now) else None,
+        added_here=row.added_by == session.session_id,
     )
 
 
@@ -419,13 +436,17 @@ def _passkey_view(row: PasskeyRow) -> PasskeyView:
     },
 )
 async def remove_passkey(
-    passkey_id: str, player: CurrentPlayer, store: StoreDep, last: bool = False
+    passkey_id: str, request: Request, player: CurrentPlayer, store: StoreDep, last: bool = False
 ) -> Response:
     """Remove a passkey (the device keeps it, but it signs in nowhere). The last one only with
     ``last=true``: without a passkey the account signs in on a new device only with a transfer
-    code made on a device still signed in."""
+    code made on a device still signed in. A first passkey on probation removed by a device
+    signed in before it was added (not you?) takes the devices signed in with it along."""
+    session = _session_of(request)
     try:
-        await run_store(store, lambda: store.remove_passkey(player, passkey_id, last=last))
+        await run_store(
+            store, lambda: store.remove_passkey(player, passkey_id, last=last, by=session)
+        )
     except LookupError:
         raise ApiError(404, "passkey_not_found", "This account has no such passkey.") from None
     except LastPasskey:
@@ -551,6 +572,42 @@ _ANONYMOUS_SIGN_OUT = (
 )
 
 
+async def _mind_new_passkey(
+    store: Store,
+    player: int,
+    mine: SessionRef | None,
+    ending: list[str] | None,
+    keep: bool,
+) -> Response | None:
+    """The refusal (or None) of ending these sessions while the account's first passkey is on
+    probation (``store/accounts.py``): a session begun after it was added may not end one begun
+    before (403 ``passkey_on_probation``: it may be a thief's), and the passkey is the only way
+    back only when the player said it is theirs (409 ``confirm_new_passkey`` naming it)."""
+    found = await run_store(store, lambda: store.on_probation(player))
+    if not found:
+        return None
+    key = found[0]
+    younger = mine is None or mine.created_at is None or mine.created_at >= key.created_at
+    if younger and await run_store(store, lambda: store.older_than(player, key.created_at, ending)):
+        return error_response(
+            403,
+            "passkey_on_probation",
+            "This device was signed in after the account's first passkey was added, less than "
+            "a day ago: it may not sign out the devices signed in before it until then.",
+            passkey={"label": key.label, "created_at": key.created_at.isoformat()},
+        )
+    way = await run_store(store, lambda: store.way_back(player, ending))
+    if way == "probation" and not keep:
+        return error_response(
+            409,
+            "confirm_new_passkey",
+            "The passkey added to this account less than a day ago would be the only way back "
+            "in: if it is yours, say so (keep_new_passkey); if not, remove it first.",
+            passkey={"label": key.label, "created_at": key.created_at.isoformat()},
+        )
+    return None
+
+
 @router.delete(
     "/sessions/{session_id}",
     status_code=status.HTTP_204_NO_CONTENT,
@@ -569,6 +626,7 @@ async def end_session(
     player: CurrentPlayer,
     store: StoreDep,
     settings: SettingsDep,
+    keep_new_passkey: bool = False,
 ) -> Response:
     """End one session (a lost phone): that device is signed out at once (other server
     processes within 10 s). Ending this device's own is signing out."""
@@ -578,6 +636,9 @@ async def end_session(
         raise ApiError(409, "not_an_account", _ANONYMOUS_SIGN_OUT)
     if not await run_store(store, lambda: store.a_way_back(player, [session_id])):
         raise ApiError(409, "no_way_back", _NO_WAY_BACK)
+    refused = await _mind_new_passkey(store, player, mine, [session_id], keep_new_passkey)
+    if refused is not None:
+        return refused
     ended = await run_store(store, lambda: store.end_sessions(player, [session_id]))
     if not ended:
         raise ApiError(404, "session_not_found", "This player has no such session.")
@@ -613,6 +674,10 @@ async def sign_out(
     chosen = None if everywhere else [mine.session_id] if mine is not None else []
     if not await run_store(store, lambda: store.a_way_back(player, chosen)):
         raise ApiError(409, "no_way_back", _NO_WAY_BACK)
+    keep = body is not None and body.keep_new_passkey
+    refused = await _mind_new_passkey(store, player, mine, chosen, keep)
+    if refused is not None:
+        return refused
     await run_store(store, lambda: store.end_sessions(player, chosen))
     set_session_cookie(request, settings, None)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -25,6 +25,7 @@ from ..schemas import (
     ErrorResponse,
     HistogramBar,
     NameUpdate,
+    NewPasskeyView,
     PlayerView,
     StatsView,
 )
@@ -33,10 +34,22 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 
 
 @router.get("/me", response_model=PlayerView)
-async def me(player: CurrentPlayer, store: StoreDep) -> PlayerView:
-    """The current player (created with a cookie on the first visit)."""
+async def me(request: Request, player: CurrentPlayer, store: StoreDep) -> PlayerView:
+    """The current player (created with a cookie on the first visit); for an account, a first
+    passkey on probation that another device added (``new_passkey``)."""
     row = await run_store(store, lambda: store.player(player))
-    return PlayerView(name=row.name, account=row.account)
+    new = None
+    session = getattr(request.state, "session", None)
+    if row.account and session is not None:
+        found = await run_store(store, lambda: store.new_passkey(session))
+        if found is not None and found.probation_until is not None:
+            new = NewPasskeyView(
+                id=found.id,
+                label=found.label,
+                created_at=found.created_at,
+                probation_until=found.probation_until,
+            )
+    return PlayerView(name=row.name, account=row.account, new_passkey=new)
 
 
 @router.put(

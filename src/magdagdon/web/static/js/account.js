@@ -183,7 +183,11 @@ function passkeyList(t, passkeys) {
     el("div", {},
       el("strong", { text: name(p) }),
       el("span", { class: "note", text: t("account_added", { date: when(t, p.created_at) }) }),
-      p.last_used_at ? el("span", { class: "note", text: t("account_used", { date: when(t, p.last_used_at) }) }) : null),
+      p.last_used_at ? el("span", { class: "note", text: t("account_used", { date: when(t, p.last_used_at) }) }) : null,
+      // the account's first passkey, on probation for a day (it could be a cookie thief's)
+      p.probation_until ? el("span", { class: p.added_here ? "note" : "error-text",
+        text: t(p.added_here ? "account_passkey_probation" : "account_passkey_probation_elsewhere",
+          { date: when(t, p.probation_until) }) }) : null),
     button("passkey-remove", t("account_remove"), { className: "button small", "data-passkey": p.id, "aria-label": `${t("account_remove")}: ${name(p)}` }))));
 }
 
@@ -417,8 +421,17 @@ export class AccountScreen {
   signOut(everywhere) {
     const t = this.c.t;
     return this.step(async () => {
-      if (everywhere && !(await this.c.dialogs.ask(t("account_sign_out_everywhere_confirm"), t("account_sign_out_everywhere")))) return;
-      await this.request("POST", "/api/account/sign-out", { everywhere });
+      // the account's first passkey on probation would be the only way back: asked by name
+      const fresh = (this.state.passkeys || []).find((p) => p.probation_until);
+      const last = (this.state.sessions || []).length <= 1;
+      const body = { everywhere };
+      if (fresh && (everywhere || last)) {
+        const said = { label: fresh.label || "?", date: when(t, fresh.created_at) };
+        const question = t(fresh.added_here ? "account_sign_out_new_passkey_here" : "account_sign_out_new_passkey_elsewhere", said);
+        if (!(await this.c.dialogs.ask(question, t(everywhere ? "account_sign_out_everywhere" : "account_sign_out")))) return;
+        body.keep_new_passkey = true;
+      } else if (everywhere && !(await this.c.dialogs.ask(t("account_sign_out_everywhere_confirm"), t("account_sign_out_everywhere")))) return;
+      await this.request("POST", "/api/account/sign-out", body);
       this.c.preferences.setSignedIn(false);
       this.state.code = null;
       this.state.notice = this.c.t(everywhere ? "account_signed_out_everywhere" : "account_signed_out");

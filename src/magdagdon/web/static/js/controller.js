@@ -148,9 +148,20 @@ export class Controller {
   async signedOutElsewhere() {
     if (!this.preferences.signedIn()) return;
     const me = await this.api.me().catch(() => null);
+    if (me && me.account && me.new_passkey) return this.newPasskeyElsewhere(me.new_passkey);
     if (!me || me.account) return;
     this.preferences.setSignedIn(false);
     this.account.pendingNotice = this.t("account_was_signed_out");
+    if (!this.screen) await this.open("account");
+  }
+
+  // Another device added the account's first passkey (on probation for a day: it could be a
+  // cookie thief's): said once, on the account screen, where it can be removed.
+  async newPasskeyElsewhere(passkey) {
+    if (this.preferences.passkeyTold(passkey.id)) return;
+    this.preferences.setPasskeyTold(passkey.id);
+    const date = new Date(passkey.created_at).toLocaleString(this.t.language, { dateStyle: "medium", timeStyle: "short" });
+    this.account.pendingNotice = this.t("account_new_passkey_elsewhere", { label: passkey.label || "?", date });
     if (!this.screen) await this.open("account");
   }
 

@@ -12,6 +12,7 @@ const TOUR_KEY = "magdagdon.tourSeen";
 const CLOSED_RESULTS_KEY = "magdagdon.closedResults";
 const SIGNED_IN_KEY = "magdagdon.signedIn";
 const CHALLENGED_KEY = "magdagdon.challenged"; // this browser made a challenge: news of it
+const PASSKEY_TOLD_KEY = "magdagdon.passkeyTold"; // the new passkey this browser was told of
 const CLOSED_RESULTS_KEPT = 20; // the most recent; a reload shows only the last game anyway
 
 export class Preferences {
@@ -53,6 +54,15 @@ export class Preferences {
 
   setChallenged() {
     this.storage.setItem(CHALLENGED_KEY, "1");
+  }
+
+  // whether this browser was told already of the account's new passkey (its id)
+  passkeyTold(id) {
+    return this.storage.getItem(PASSKEY_TOLD_KEY) === id;
+  }
+
+  setPasskeyTold(id) {
+    this.storage.setItem(PASSKEY_TOLD_KEY, id);
   }
 
   setSignedIn(on) {
