@@ -254,14 +254,15 @@ def test_a_daily_cannot_be_played_after_its_day(app: Any, players: list[TestClie
 
 
 def wait_for_par(client: TestClient, day: str = DAY) -> int:
-    """The daily's par once the background computation has stored it."""
-    deadline = time.monotonic() + 60
+    """The daily's par once the background computation has stored it (its process runs below
+    the tests' priority: on a loaded machine it takes long, so the bound only stops a hang)."""
+    deadline = time.monotonic() + 600
     while time.monotonic() < deadline:
         par = client.get(f"/api/daily/{day}/peaceful/leaderboard").json()["par"]
         if par is not None:
             return int(par)
         time.sleep(0.05)
-    raise AssertionError("no par within 60 s")
+    raise AssertionError("no par within 600 s")
 
 
 def test_the_par_is_the_strong_players_score_shown_after_finishing(

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-COACH_WAIT = 120.0
-"""Seconds a test waits for the coach's work (a hint, a review, a daily's par). It runs in
-processes of lower priority (nice 10), which on a loaded machine get a small share of the CPU:
-a hint of 0.2 s alone took over 10 s beside the suite's other worker and its browsers."""
+COACH_WAIT = 300.0
+"""Seconds a test waits for the coach's work (a hint, a review, a daily's par), at most: a
+bound that only stops a test that would hang, since the wait ends as soon as the work is
+there. It runs in processes of lower priority (nice 10; the background work, a par, at 13),
+which on a loaded machine get a small share of the CPU: a hint of 0.2 s alone took over 10 s
+beside the suite's other worker and its browsers."""
 COACH_WAIT_MS = int(COACH_WAIT * 1000)
 """:data:`COACH_WAIT` in milliseconds, as Playwright counts."""
 
