@@ -32,8 +32,9 @@ lint: install-dev
 # The suite runs on two processes (pytest-xdist), each module's tests on one of them.
 TEST_WORKERS ?= 2
 
+# The slowest 15 tests are said at the end of the run.
 unit: install-dev
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
 
 check: install-dev  ## the quick loop while editing: lint, then the tests not marked slow, no browser
 	$(VENV)/bin/ruff check .

@@ -135,7 +135,9 @@ async def flood(base: str, finished: list[tuple[dict[str, str], str]]) -> dict[i
 
 async def measure(base: str, games: int, count: int, seconds: float) -> None:
     """Prepare, then the three phases."""
-    finished, rolled = await asyncio.to_thread(prepare, base, games, 2 * count)
+    finished, rolled = await asyncio.to_thread(prepare, base, games, 2 * count + 1)
+    warm, rolled = rolled[:1], rolled[1:]
+    await hints(base, warm)  # the coach's process starts with the first hint: not counted
     idle = await hints(base, rolled[:count])
     print(f"  idle:   {line(idle)}")
     started = time.perf_counter()
@@ -169,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--unlimited",
         action="store_true",
-        help="no limit on challenges and searches: only the background's own bounds act",
+        help="no limit on challenges and searches, nor bound on the background's queue: all "
+        "the flood's work is queued, and only its processes keep it from the hints",
     )
     parser.add_argument(
         "--source", action="append", default=[], help="another checkout's src directory"
@@ -192,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
             for name in ("PLAYER", "ADDRESS"):
                 env[f"MAGDAGDON_{name}_CHALLENGES_PER_HOUR"] = "100000"
                 env[f"MAGDAGDON_{name}_SEARCHES_PER_HOUR"] = "100000"
+            env["MAGDAGDON_BACKGROUND_QUEUE"] = "10000"
+            env["MAGDAGDON_BACKGROUND_AT_ONCE"] = "1000"
         if source:
             env["PYTHONPATH"] = str(Path(source).resolve())
         with tempfile.TemporaryDirectory() as tmp:

@@ -245,11 +245,13 @@ class Background:
         self._owners[key] = tuple(owners)
         for owner in owners:
             self._by_owner[owner] = self._by_owner.get(owner, 0) + 1
-        task.add_done_callback(lambda _: self._done(key))
+        task.add_done_callback(lambda done: self._done(key, done))
         return task
 
-    def _done(self, key: Hashable) -> None:
-        self._jobs.pop(key, None)
+    def _done(self, key: Hashable, task: asyncio.Task[Any]) -> None:
+        if self._jobs.get(key) is not task:
+            return  # (dropped by close: its places were given back then)
+        del self._jobs[key]
         for owner in self._owners.pop(key, ()):
             left = self._by_owner[owner] - 1
             if left:
@@ -277,7 +279,12 @@ class Background:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
-        """Stop the processes (the server is stopping); jobs not finished are dropped."""
+        """Stop the processes (the server is stopping); jobs not finished are dropped, and the
+        next event loop (an app started again, in tests) begins afresh."""
         for task in list(self._jobs.values()):
             task.cancel()
+        self._jobs.clear()
+        self._owners.clear()
+        self._by_owner.clear()
+        self._turns = None
         self._reset()
