@@ -42,7 +42,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Any, Final
@@ -198,6 +198,28 @@ def _rating_row(c: Connection, player_id: int, pool: str, lock: bool) -> Any:
         .on_conflict_do_nothing()  # (there, or made by a racing attempt meanwhile)
     )
     return c.execute(query.with_for_update()).one()
+
+
+def _open(c: Connection, player_id: int, mode: str, window: Sequence[Any]) -> list[Any]:
+    """The puzzles of a window (rows with ``id``, ``source_player``, ``source_game``) that may
+    be given to the player: never given before, not of their own games (but in ``own``), and
+    not on a challenge's dice they have not played (:func:`_withheld`)."""
+    given = set(
+        c.execute(
+            select(puzzle_served.c.puzzle_id).where(
+                puzzle_served.c.player_id == player_id,
+                puzzle_served.c.puzzle_id.in_([r.id for r in window]),
+            )
+        ).scalars()
+    )
+    withheld = _withheld(c, player_id, {r.source_game for r in window} - {None})
+    return [
+        r
+        for r in window
+        if r.id not in given
+        and not (mode != "own" and r.source_player == player_id)
+        and r.source_game not in withheld
+    ]
 
 
 def _withheld(c: Connection, player_id: int, sources: set[str]) -> set[str]:
@@ -429,22 +451,7 @@ class Puzzles:
             ).all()
             if not window:
                 continue
-            given = set(
-                c.execute(
-                    select(puzzle_served.c.puzzle_id).where(
-                        puzzle_served.c.player_id == player_id,
-                        puzzle_served.c.puzzle_id.in_([r.id for r in window]),
-                    )
-                ).scalars()
-            )
-            withheld = _withheld(c, player_id, {r.source_game for r in window} - {None})
-            found = [
-                r.id
-                for r in window
-                if r.id not in given
-                and not (mode != "own" and r.source_player == player_id)
-                and r.source_game not in withheld
-            ]
+            found = [r.id for r in _open(c, player_id, mode, window)]
             if found:
                 return found[:NEAREST]
         return []
@@ -496,20 +503,7 @@ class Puzzles:
                 window = c.execute(query.order_by(*order).limit(WINDOW)).all()
                 if not window:
                     break
-                given = set(
-                    c.execute(
-                        select(puzzle_served.c.puzzle_id).where(
-                            puzzle_served.c.player_id == player_id,
-                            puzzle_served.c.puzzle_id.in_([r.id for r in window]),
-                        )
-                    ).scalars()
-                )
-                withheld = _withheld(c, player_id, {r.source_game for r in window} - {None})
-                for r in window:
-                    if r.id in given or (mode != "own" and r.source_player == player_id):
-                        continue  # given before, or one of the player's own games'
-                    if r.source_game in withheld:
-                        continue  # a challenge's dice the player has not played yet
+                for r in _open(c, player_id, mode, window):
                     found.append((abs(r.rating - target), r.id))
                 mark = (window[-1].rating, window[-1].id)
                 if len(window) < WINDOW:
