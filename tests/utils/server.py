@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import socket
@@ -16,13 +17,30 @@ from typing import Any
 
 import httpx2
 
+PORTS_FROM = 20_000
+"""The first port the tests' servers take. Below the kernel's ephemeral range (32768 and up on
+Linux), which outgoing connections draw from: a port the kernel handed out with ``bind(0)`` and
+that was closed again could be taken by any connection or by the other pytest worker before
+the server bound it (a server that failed to start now and then, on a loaded machine)."""
+PORTS_EACH = 1_000
+"""Ports each pytest worker has to itself (gw0 from :data:`PORTS_FROM`, gw1 after it, ...)."""
+_next_port = itertools.count()
+
 
 def free_port() -> int:
-    """A TCP port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A TCP port nobody listens on now, from this pytest worker's own range (no other worker
+    takes it, nor the kernel for an outgoing connection), never the same twice in a run."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    first = PORTS_FROM + PORTS_EACH * int(worker.removeprefix("gw") or 0)
+    for _ in range(PORTS_EACH):
+        port = first + next(_next_port) % PORTS_EACH
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # (something else of this machine's holds it)
+            return port
+    raise RuntimeError(f"no free port in {first}..{first + PORTS_EACH - 1}")
 
 
 @dataclass
