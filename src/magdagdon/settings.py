@@ -183,8 +183,9 @@ class Settings(BaseSettings):
         default=1,
         ge=1,
         le=64,
-        description="Processes per server process that compute hints, reviews and the daily's "
-        "par (CPU work kept out of the server process, so it never slows the game's requests).",
+        description="Processes per server process that compute hints, reviews and puzzle "
+        "grading (CPU work kept out of the server process, so it never slows the game's "
+        "requests; the coach's background work has processes of its own).",
     )
     coach_queue: int = Field(
         default=8,

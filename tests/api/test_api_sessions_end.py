@@ -280,12 +280,15 @@ def test_a_cookie_thief_cannot_take_an_account_that_has_no_passkey(app: Any) -> 
         assert added["probation_until"] and added["added_here"]
         assert passkey_sign_in(thiefs_own, key).status_code == 200
         # every device of the account is told; the owner's says it was not added elsewhere
-        told = owner.get("/api/players/me").json()
-        assert "new_passkey" not in told  # (the owner's session is the one that added it)
+        told = owner.get("/api/players/me").json()["new_passkey"]  # (the same session: told)
+        assert told["id"] == added["id"]
         listed = owner.get("/api/account/passkeys").json()
         assert listed[0]["probation_until"] == added["probation_until"]
         told = thiefs_own.get("/api/players/me").json()["new_passkey"]
         assert told["id"] == added["id"] and told["label"] == added["label"]
+        # signed in with it, the thief adds a second at once: on probation just as long
+        second = register(thiefs_own, Authenticator(TEST_ORIGIN))
+        assert second["probation_until"] == added["probation_until"]
         # the thief's own session may not sign out the devices signed in before the passkey
         sessions = thiefs_own.get("/api/account/sessions").json()
         (owners,) = [s for s in sessions if not s["current"]]
@@ -300,7 +303,9 @@ def test_a_cookie_thief_cannot_take_an_account_that_has_no_passkey(app: Any) -> 
         assert r.status_code == 409 and r.json()["error"]["code"] == "confirm_new_passkey"
         assert r.json()["passkey"]["label"] == added["label"]
         assert owner.get("/api/players/me").json()["account"] is True
-        # not theirs: the owner removes it, and the thief's sessions signed in with it end too
+        # not theirs: the owner removes both, and the thief's sessions signed in with the
+        # first end with it
+        assert owner.delete(f"/api/account/passkeys/{second['id']}").status_code == 204
         assert owner.delete(f"/api/account/passkeys/{added['id']}?last=true").status_code == 204
         assert thiefs_own.get("/api/players/me").json()["account"] is False
         assert passkey_sign_in(TestClient(app), key).status_code != 200

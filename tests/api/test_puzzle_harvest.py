@@ -6,11 +6,13 @@ chance gives, and skipping costs what missing does once the puzzles count as ski
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import update
 
 from magdagdon.settings import Settings
+from magdagdon.store.models import puzzle_served, utcnow
 from magdagdon.web.app import create_app
 
 from .test_api_puzzles import _any_plan, missing_plan, ok
@@ -52,13 +54,8 @@ def test_throwaway_players_answers_give_an_account_nothing(settings: Settings) -
         solved_only = ok(account.get("/api/players/me/puzzles"))["rating"]
         assert solved_only["attempts"] == hits
         # the skipped ones are settled as misses once SKIPPED_AFTER has passed
-        engine = create_engine(settings.database_url)
-        with engine.begin() as c:
-            c.execute(
-                text("UPDATE puzzle_served SET served_at = :long_ago"),
-                {"long_ago": "2026-01-01 00:00:00"},
-            )
-        engine.dispose()
+        with app.state.store.db.engine.begin() as c:  # an hour later
+            c.execute(update(puzzle_served).values(served_at=utcnow() - timedelta(hours=1)))
         ok(account.get("/api/puzzles/next?difficulty=peaceful"))
         settled = ok(account.get("/api/players/me/puzzles"))["rating"]
         assert settled["attempts"] == SERVED  # every one given is a solve or a miss

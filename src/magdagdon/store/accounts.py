@@ -27,7 +27,9 @@ which made the owner's "sign out everywhere" succeed: it ended the owner's sessi
 the thief the passkey. Now such a passkey is on probation for :data:`PROBATION` (a day):
 
 - it is shown to every session of the account (the account screen, and ``new_passkey`` in
-  ``GET /api/players/me`` for the sessions that did not add it);
+  ``GET /api/players/me``: the page that made it does not say it again);
+- a passkey added while another is on probation is on probation as long (a session signed
+  in with one proves nothing the cookie did not);
 - ending sessions so that it is the only way back needs the player to say it is theirs (the
   route's 409 ``confirm_new_passkey`` names it): nobody is signed out for good unknowingly;
 - a session begun after it was added (signed in with it, or by a code) may not end a session
@@ -328,10 +330,16 @@ class Accounts(Players):
         passkey_id = secrets.token_hex(8)
         with self.db.transaction(write=True) as c:
             self._make_account(c, player_id, now)
-            first = (
-                c.scalar(select(passkeys.c.id).where(passkeys.c.player_id == player_id).limit(1))
-                is None
-            )
+            held = [
+                _passkey(r)
+                for r in c.execute(select(passkeys).where(passkeys.c.player_id == player_id))
+            ]
+            # the first passkey is on probation; so is one added while another is (a session
+            # signed in with a passkey on probation proves nothing the cookie did not)
+            probation = [
+                k.probation_until for k in held if k.probation_until and k.on_probation(now)
+            ]
+            until = now + PROBATION if not held else max(probation) if probation else None
             c.execute(
                 insert(passkeys).values(
                     id=passkey_id,
@@ -343,7 +351,7 @@ class Accounts(Players):
                     label=label[:64],
                     created_at=now,
                     added_by=session.session_id if session is not None else None,
-                    probation_until=now + PROBATION if first else None,
+                    probation_until=until,
                 )
             )
             row = c.execute(select(passkeys).where(passkeys.c.id == passkey_id)).one()
@@ -677,12 +685,11 @@ class Accounts(Players):
             return c.scalar(query.limit(1)) is not None
 
     def new_passkey(self, session: SessionRef) -> PasskeyRow | None:
-        """A passkey on probation that another session added (to announce to this one)."""
-        now = utcnow()
-        for key in self.passkeys_of(session.player_id):
-            if key.on_probation(now) and key.added_by != session.session_id:
-                return key
-        return None
+        """A passkey on probation, to announce to every session of the account: the one that
+        added it too, since a stolen cookie is the owner's own session (the page of the
+        browser that made it does not say it again)."""
+        found = self.on_probation(session.player_id)
+        return found[-1] if found else None
 
     def end_sessions(self, player_id: int, session_ids: list[str] | None) -> list[str]:
         """End some of the player's sessions (None: all of them); the ids ended. An id that is

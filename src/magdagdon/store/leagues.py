@@ -370,12 +370,13 @@ class Leagues:
 
 
 def _lock(c: Connection, table: Any, where: Any) -> None:
-    """Lock the rows ``where`` of ``table`` until the transaction ends (PostgreSQL's ``FOR
-    UPDATE``; SQLite's write transactions hold the whole database already)."""
+    """Lock the rows ``where`` of ``table`` until the transaction ends (PostgreSQL's ``FOR NO
+    KEY UPDATE``: two such locks wait for each other, but a foreign key's check, ``FOR KEY
+    SHARE``, does not wait for it, so a league handed to a member who is joining another at
+    that moment does not deadlock; SQLite's write transactions hold the whole database)."""
     if c.dialect.name == "postgresql":
-        c.execute(
-            select(table.c[next(iter(table.primary_key)).name]).where(where).with_for_update()
-        )
+        key = table.c[next(iter(table.primary_key)).name]
+        c.execute(select(key).where(where).with_for_update(key_share=True))
 
 
 def _leave(c: Connection, league_id: str, player_id: int) -> None:

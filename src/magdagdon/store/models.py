@@ -473,6 +473,8 @@ puzzle_attempts = Table(
     # the player's first attempt at the puzzle (only it may be rated)
     Column("first_try", Boolean, nullable=False),
     Column("rated", Boolean, nullable=False),
+    # a puzzle given and never tried, counted as missed (store/puzzles.py: SKIPPED_AFTER)
+    Column("skipped", Boolean, nullable=False, default=False, server_default=false()),
     Column("rating_before", Float, nullable=True),
     Column("rating_after", Float, nullable=True),
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),

@@ -44,7 +44,7 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text, update
@@ -94,6 +94,9 @@ players' misses cannot push puzzles towards the players they want to serve them 
 SKIPPED_AFTER: Final = timedelta(minutes=10)
 """A rated puzzle given and not tried this long counts as missed: skipping the ones whose
 answer a player does not know costs what a miss costs."""
+SKIPS_COUNTED_FROM: Final = datetime(2026, 12, 4, tzinfo=UTC)
+"""Puzzles given before this day (of the release that counts skips) stay free to skip, as
+they were when they were given."""
 HISTORY: Final = 200
 """Rated attempts the rating's history shows."""
 
@@ -198,6 +201,21 @@ def _rating_row(c: Connection, player_id: int, pool: str, lock: bool) -> Any:
         .on_conflict_do_nothing()  # (there, or made by a racing attempt meanwhile)
     )
     return c.execute(query.with_for_update()).one()
+
+
+def _established(c: Connection, player_id: int) -> bool:
+    """Whether the player has made :data:`ESTABLISHED` rated attempts of their own (puzzles
+    skipped do not count: asking for puzzles and leaving them makes nobody established)."""
+    made = c.scalar(
+        select(func.count())
+        .select_from(puzzle_attempts)
+        .where(
+            puzzle_attempts.c.player_id == player_id,
+            puzzle_attempts.c.rated.is_(True),
+            puzzle_attempts.c.skipped.is_(False),
+        )
+    )
+    return int(made or 0) >= ESTABLISHED
 
 
 def _open(c: Connection, player_id: int, mode: str, window: Sequence[Any]) -> list[Any]:
@@ -525,16 +543,19 @@ class Puzzles:
             if low is None:
                 raise PuzzleNotFound("no puzzle")
             pick = low + digest % (high - low + 1)
+            # everybody's, so never one on a challenge's dice (module docstring)
+            public = and_(
+                puzzles.c.owner.is_(None),
+                or_(
+                    puzzles.c.source_game.is_(None),
+                    puzzles.c.source_game.not_in(select(game_challenges.c.game_id)),
+                ),
+            )
             row = c.execute(
-                select(puzzles)
-                .where(puzzles.c.owner.is_(None), puzzles.c.id >= pick)
-                .order_by(puzzles.c.id)
-                .limit(1)
+                select(puzzles).where(public, puzzles.c.id >= pick).order_by(puzzles.c.id).limit(1)
             ).first()
             if row is None:  # (a gap at the end)
-                row = c.execute(
-                    select(puzzles).where(puzzles.c.owner.is_(None)).order_by(puzzles.c.id)
-                ).first()
+                row = c.execute(select(puzzles).where(public).order_by(puzzles.c.id)).first()
             if row is None:
                 raise PuzzleNotFound("no puzzle")
             c.execute(  # (given already, in any mode: it stays as it was)
@@ -574,6 +595,7 @@ class Puzzles:
             puzzle_served.c.player_id == player_id,
             puzzle_served.c.mode == "rated",
             puzzle_served.c.served_at < now - SKIPPED_AFTER,
+            puzzle_served.c.served_at >= SKIPS_COUNTED_FROM,
             ~tried,
         )
         with self.db.transaction() as c:
@@ -583,7 +605,7 @@ class Puzzles:
         try:
             with self.db.transaction(write=True) as c:
                 _hold_player(c, player_id)
-                chosen = skipped.order_by(puzzle_served.c.served_at)
+                chosen = skipped.order_by(puzzle_served.c.puzzle_id)  # (locks in id order)
                 for puzzle_id in c.execute(chosen).scalars().all():
                     count += self._skip(c, player_id, puzzle_id, now)
         except IntegrityError:  # one was tried meanwhile (a racing attempt): settled next time
@@ -614,7 +636,7 @@ class Puzzles:
             )
         )
         changed: dict[str, Any] = {"plays": puzzles.c.plays + 1}
-        if mine.attempts >= ESTABLISHED:
+        if _established(c, player_id):
             changed |= {
                 "rating": puzzle_after.rating,
                 "deviation": puzzle_after.deviation,
@@ -631,6 +653,7 @@ class Puzzles:
                 yours=0.0,
                 first_try=True,
                 rated=True,
+                skipped=True,
                 rating_before=before.rating,
                 rating_after=after.rating,
                 created_at=now,
@@ -688,7 +711,7 @@ class Puzzles:
             if rated:
                 moved, puzzle_moved = attempt(before, puzzle_after, grade.solved)
                 after = moved
-                if mine.attempts >= ESTABLISHED:  # (module docstring)
+                if _established(c, player_id):  # (module docstring)
                     puzzle_after = puzzle_moved
                 values |= {
                     "rating": after.rating,
@@ -1018,6 +1041,7 @@ class Puzzles:
                     "solved": a.solved,
                     "expected": a.yours,
                     "rated": a.rated,
+                    "skipped": a.skipped,
                     "rating_before": a.rating_before,
                     "rating_after": a.rating_after,
                     "at": when(a.created_at),

@@ -50,7 +50,8 @@ T = TypeVar("T")
 
 
 INTERACTIVE_NICENESS = 10
-"""How much lower than the server's the interactive coach processes' priority is."""
+"""The interactive coach processes' niceness (at least: a server started nicer than that keeps
+its own), below the server's."""
 BACKGROUND_NICENESS = 13
 """The background processes' niceness: below the interactive coach's (about half its share of
 a busy core), not the lowest, which a loaded machine would starve for minutes."""
@@ -98,7 +99,7 @@ class CoachPool:
         self.capacity = processes + queue
         self.per_address = per_address
         self.in_flight = 0
-        """Jobs submitted and not finished (the par's included)."""
+        """Jobs submitted and not finished."""
         self.held = 0
         """Hints and reviews in hand (:meth:`slot`), whether their job started or not."""
         self._by_address: dict[str, int] = {}
@@ -266,11 +267,13 @@ class Background:
         async with self._turns:
             if self._pool is None:
                 self._pool = _executor(self.processes, BACKGROUND_NICENESS)
+            pool = self._pool
             try:
-                return await asyncio.wrap_future(self._pool.submit(work, *args))
+                return await asyncio.wrap_future(pool.submit(work, *args))
             except BrokenProcessPool:
                 log.error("a background process died: starting new ones")
-                self._reset()
+                if self._pool is pool:  # (not a newer one another job started meanwhile)
+                    self._reset()
                 raise
 
     def _reset(self) -> None:

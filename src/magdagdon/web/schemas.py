@@ -15,7 +15,6 @@ from pydantic import (
     StrictBool,
     create_model,
     field_validator,
-    model_serializer,
     model_validator,
 )
 
@@ -580,16 +579,10 @@ class PlayerView(BaseModel):
     )
     new_passkey: NewPasskeyView | None = Field(
         default=None,
-        description="A first passkey on probation that another device of the account added "
-        "(not you? remove it under the account); absent when there is none.",
+        exclude_if=lambda v: v is None,
+        description="A passkey on probation (the account's first, for a day: it could be a "
+        "cookie thief's; not yours? remove it under the account); absent when there is none.",
     )
-
-    @model_serializer(mode="wrap")
-    def _without_no_news(self, handler: Any) -> Any:
-        data = handler(self)
-        if isinstance(data, dict) and data.get("new_passkey") is None:
-            data.pop("new_passkey", None)
-        return data
 
 
 class DailyClashView(BaseModel):

@@ -1,8 +1,10 @@
-"""A first passkey's probation, and leagues whose creator is no member mended.
+"""A first passkey's probation, skipped puzzles, leagues whose creator is no member mended.
 
 ``passkeys`` gains ``added_by`` (the session that added it) and ``probation_until`` (a first
 passkey added without a passkey's proof is on probation for a day: see ``store.accounts``);
-``sessions`` gains ``passkey_id`` (the passkey it signed in with). A league left with a creator
+``sessions`` gains ``passkey_id`` (the passkey it signed in with); ``puzzle_attempts`` gains
+``skipped`` (a rated puzzle given and never tried, counted as missed: see ``store.puzzles``,
+which counts only puzzles given from this release's day on). A league left with a creator
 who is no longer a member (two members leaving at once on PostgreSQL before this release) is
 handed to the member who joined first, or ended when it has none. The downgrade drops the
 columns (the mended leagues stay mended).
@@ -30,6 +32,10 @@ def upgrade() -> None:
     op.add_column("passkeys", sa.Column("added_by", sa.String(32), nullable=True))
     op.add_column("passkeys", sa.Column("probation_until", UTCDateTime(), nullable=True))
     op.add_column("sessions", sa.Column("passkey_id", sa.String(32), nullable=True))
+    op.add_column(
+        "puzzle_attempts",
+        sa.Column("skipped", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
     bind = op.get_bind()
     orphans = bind.execute(
         sa.text(
@@ -56,6 +62,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop the columns."""
+    op.drop_column("puzzle_attempts", "skipped")
     op.drop_column("sessions", "passkey_id")
     op.drop_column("passkeys", "probation_until")
     op.drop_column("passkeys", "added_by")

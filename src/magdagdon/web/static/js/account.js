@@ -354,7 +354,9 @@ export class AccountScreen {
         options = await ask();
       }
       const credential = await createPasskey(options);
-      await this.request("POST", "/api/account/passkeys/registration/verification", { credential });
+      const made = await this.request("POST", "/api/account/passkeys/registration/verification", { credential });
+      // (every device of the account is told of a first passkey: this one made it)
+      if (made && made.id) this.c.preferences.setPasskeyTold(made.id);
       this.state.notice = this.c.t("account_passkey_saved");
     }, { passkey: true });
   }
@@ -427,7 +429,7 @@ export class AccountScreen {
       const body = { everywhere };
       if (fresh && (everywhere || last)) {
         const said = { label: fresh.label || "?", date: when(t, fresh.created_at) };
-        const question = t(fresh.added_here ? "account_sign_out_new_passkey_here" : "account_sign_out_new_passkey_elsewhere", said);
+        const question = t("account_sign_out_new_passkey", said);
         if (!(await this.c.dialogs.ask(question, t(everywhere ? "account_sign_out_everywhere" : "account_sign_out")))) return;
         body.keep_new_passkey = true;
       } else if (everywhere && !(await this.c.dialogs.ask(t("account_sign_out_everywhere_confirm"), t("account_sign_out_everywhere")))) return;
