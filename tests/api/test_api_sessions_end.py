@@ -318,6 +318,8 @@ def test_a_first_passkey_is_trusted_after_a_day(app: Any) -> None:
     with TestClient(app) as owner:
         assert owner.post("/api/account/transfer-codes").status_code == 201
         added = register(owner, Authenticator(TEST_ORIGIN))
+        (exported,) = owner.get("/api/players/me/export").json()["passkeys"]
+        assert exported["id"] == added["id"] and exported["probation_until"]  # (the export)
         r = owner.post("/api/account/sign-out", json={"everywhere": True})
         assert r.status_code == 409 and r.json()["error"]["code"] == "confirm_new_passkey"
         with app.state.store.db.engine.begin() as c:  # a day later

@@ -800,6 +800,7 @@ class Accounts(Players):
                     "label": p.label,
                     "created_at": when(p.created_at),
                     "last_used_at": when(p.last_used_at),
+                    "probation_until": when(p.probation_until),
                 }
                 for p in passkey_rows
             ],

@@ -203,6 +203,16 @@ def _rating_row(c: Connection, player_id: int, pool: str, lock: bool) -> Any:
     return c.execute(query.with_for_update()).one()
 
 
+def _pool(player_id: int, difficulty: Difficulty, theme: str | None, mode: str) -> list[Any]:
+    """The conditions on the puzzles a choice looks among: the difficulty, the public pool or
+    (``own``) the player's own, and the theme asked."""
+    where = [puzzles.c.difficulty == difficulty.value]
+    where.append(puzzles.c.owner == player_id if mode == "own" else puzzles.c.owner.is_(None))
+    if theme:
+        where.append(puzzles.c.theme_mask.op("&")(1 << THEMES.index(theme)) != 0)
+    return where
+
+
 def _established(c: Connection, player_id: int) -> bool:
     """Whether the player has made :data:`ESTABLISHED` rated attempts of their own (puzzles
     skipped do not count: asking for puzzles and leaving them makes nobody established)."""
@@ -449,13 +459,8 @@ class Puzzles:
         ids on (and round again from the first): ids. At most :data:`WINDOW` puzzles of the
         band are read each way, so it costs the same however many puzzles there are; a band
         so sparse that none is found leaves the choice to :meth:`_near`."""
-        where = [
-            puzzles.c.difficulty == difficulty.value,
-            puzzles.c.rating.between(target - BAND, target + BAND),
-        ]
-        where.append(puzzles.c.owner == player_id if mode == "own" else puzzles.c.owner.is_(None))
-        if theme:
-            where.append(puzzles.c.theme_mask.op("&")(1 << THEMES.index(theme)) != 0)
+        where = _pool(player_id, difficulty, theme, mode)
+        where.append(puzzles.c.rating.between(target - BAND, target + BAND))
         low, high = c.execute(select(func.min(puzzles.c.id), func.max(puzzles.c.id))).one()
         if low is None:
             return []
@@ -488,10 +493,7 @@ class Puzzles:
         (keyset paging on ``(rating, id)``), the ones given to the player taken out of each
         window by their primary key: the database never reads more than the windows, whatever
         its planner's statistics say."""
-        where = [puzzles.c.difficulty == difficulty.value]
-        where.append(puzzles.c.owner == player_id if mode == "own" else puzzles.c.owner.is_(None))
-        if theme:
-            where.append(puzzles.c.theme_mask.op("&")(1 << THEMES.index(theme)) != 0)
+        where = _pool(player_id, difficulty, theme, mode)
         out: list[tuple[float, int]] = []
         for upward in (True, False):
             found: list[tuple[float, int]] = []
