@@ -259,3 +259,13 @@ def test_a_squares_place_is_in_lower_case_mid_sentence(language: str) -> None:
     """A square was "4 → Row 2, column 2" in hints and reviews, "row 3, column 4" in the replay."""
     text = catalog(language)["square_at"]
     assert text[0].islower(), text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_start_pages_guard_says_the_catalogs_words(language: str) -> None:
+    """js/boot.js says "connection_lost" when the catalog itself could not load: its copy of
+    the words is each catalog's."""
+    source = (STATIC / "js" / "boot.js").read_text("utf-8")
+    words = re.search(rf'^\s*{language}: "([^"]*)",$', source, flags=re.M)
+    assert words, f"boot.js has no words in {language}"
+    assert words.group(1) == catalog(language)["connection_lost"]

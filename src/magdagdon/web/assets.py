@@ -53,6 +53,10 @@ _NOT_THE_GAMES = (
 its own page, the API page's, and the account's, challenges', leagues', puzzles' and MY GAMES's
 screens, imported when first opened): every other module is preloaded with the page."""
 
+_CLASSIC = ("js/boot.js",)
+"""The start page's classic script (not a module: it reloads the page when the modules fail
+to load), which a module preload would fetch for nothing."""
+
 
 def _etag(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:20] + '"'
@@ -97,7 +101,9 @@ class Assets:
         self.modules = [
             name
             for name in self.files
-            if name.startswith("js/") and name.endswith(".js") and name not in _NOT_THE_GAMES
+            if name.startswith("js/")
+            and name.endswith(".js")
+            and name not in _NOT_THE_GAMES + _CLASSIC
         ]
         """The modules of the game's page (preloaded with it)."""
         self._encoded: dict[tuple[str, str], bytes] = {}

@@ -20,7 +20,7 @@ const LANGUAGE = new URL(self.location.href).searchParams.get("lang") || "en";
 // replay viewer, a page of its own, and the large icons too.
 const SHELL = [
   "/css/app.css", "/manifest.webmanifest", "/icons/icon.svg",
-  "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
+  "/js/boot.js", "/js/app.js", "/js/api.js", "/js/controller.js", "/js/daily.js", "/js/dialogs.js", "/js/dom.js",
   "/js/i18n.js", "/js/input.js", "/js/name.js", "/js/preferences.js", "/js/share.js", "/js/sheets.js",
   "/js/stats.js", "/js/view.js", "/js/walkthrough.js", "/js/update.js",
   "/i18n/{lang}.json", "/rules/{lang}.txt",

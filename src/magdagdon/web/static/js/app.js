@@ -13,7 +13,11 @@ import { Walkthrough } from "./walkthrough.js";
 const connection = document.getElementById("connection");
 const preferences = new Preferences(localStorage);
 // the language chosen in SETTINGS, else the browser's (not saved: it follows the browser's)
-const t = await loadCatalog(chooseLanguage(preferences.language()));
+const t = await loadCatalog(chooseLanguage(preferences.language())).catch((error) => {
+  // the network failed (a fetch's TypeError): boot.js loads the page again once it is back
+  if (error instanceof TypeError) window.dispatchEvent(new Event("magdagdon-words-unloaded"));
+  throw error;
+});
 const replaying = location.pathname.startsWith("/replay/");
 let controller = null;
 const api = new Api({
