@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from .utils import server_logs
+
 if TYPE_CHECKING:
     from magdagdon.settings import Settings
 
@@ -101,3 +103,20 @@ def settings(database_url: str) -> Settings:
         daily_ranks="everyone",
         public_origin=TEST_ORIGIN,
     )
+
+
+@pytest.fixture(autouse=True)
+def _servers_logs_from_here() -> None:
+    """What the tests' servers write from here on is this test's (printed if it fails)."""
+    server_logs.test_started()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test's report ends with what each of the tests' servers logged while it ran
+    (``--log-level warning`` unless the test chose another: errors and their tracebacks)."""
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.failed:
+        for log, lines in server_logs.written():
+            report.sections.append((f"what the server logged ({log.name})", lines))

@@ -17,6 +17,8 @@ from typing import Any
 
 import httpx2
 
+from . import server_logs
+
 PORTS_FROM = 20_000
 """The first port the tests' servers take. Below the kernel's ephemeral range (32768 and up on
 Linux), which outgoing connections draw from: a port the kernel handed out with ``bind(0)`` and
@@ -95,7 +97,8 @@ def server_process(
         "MAGDAGDON_DAILY_RANKS": "everyone",
         **(env or {}),
     }
-    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    log = server_logs.watch(log or server_logs.new_log(f"server-{port}"))
+    out = open(log, "ab")  # noqa: SIM115
     process = subprocess.Popen(
         [
             *(command or [sys.executable, "-m", "magdagdon.cli"]),
@@ -117,7 +120,9 @@ def server_process(
     )
     url = f"http://{host}:{port}"
     try:
-        deadline = time.monotonic() + 30
+        # a far bound: it stops only a server that would never answer (a loaded machine
+        # starts one in seconds, not in the usual second)
+        deadline = time.monotonic() + 120
         while True:
             if process.poll() is not None:
                 raise RuntimeError(f"the server exited with {process.returncode}")
@@ -127,7 +132,7 @@ def server_process(
             except httpx2.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start within 30 s")
+                raise RuntimeError("the server did not start within 120 s")
             time.sleep(0.1)
         yield ServerProcess(url, process)
     finally:
@@ -138,5 +143,4 @@ def server_process(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        if log:
-            out.close()  # type: ignore[union-attr]
+        out.close()
