@@ -7,7 +7,8 @@ import random
 from hypothesis import strategies as st
 
 from magdagdon.ai.random_player import play_turn
-from magdagdon.engine import EMPTY, Board, Difficulty, Game, Phase
+from magdagdon.engine import EMPTY, Board, Difficulty, Game, Phase, actions
+from magdagdon.engine.game import TURN_ACTIONS
 
 SQUARE_CHARS = ".123456X"
 
@@ -55,7 +56,8 @@ def chaotic_turn(game: Game, rng: random.Random, power_chance: float = 0.08) -> 
     """Play one whole turn with every kind of action a person may send: stage, take one
     die or all dice back and stage again, DECREASE/INCREASE and REROLL of any subset in
     PLACE and in MAGDAGDON, CONFIRM above the minimum, and a RUIN on any empty square (one
-    under a staged die too). Every action is legal; the turn always ends."""
+    under a staged die too). Every action is legal, past R17's bound too (only what finishes
+    the turn: no take-back but out of a dead end, no staging into one); the turn always ends."""
     game.roll()
     for _ in range(500):
         if game.phase in (Phase.ROLL, Phase.OVER):
@@ -69,7 +71,7 @@ def chaotic_turn(game: Game, rng: random.Random, power_chance: float = 0.08) -> 
                 die = game.dice[rng.choice(tray)]
                 up = die.value == 1 or (die.value < 6 and rng.random() < 0.5)
                 game.adjust(die.index, 1 if up else -1)
-        elif game.staged and r < 0.2:
+        elif game.staged and r < 0.2 and (game.turn_actions < TURN_ACTIONS or game.dead_end):
             if rng.random() < 0.5:
                 game.unstage_all()
             else:
@@ -78,6 +80,8 @@ def chaotic_turn(game: Game, rng: random.Random, power_chance: float = 0.08) -> 
             game.accept_magdagdon(rng.choice([sq for sq in range(16) if game.board[sq] == EMPTY]))
         else:
             moves = [(d.index, sq) for d in game.dice if d.in_tray for sq in game.legal_cells(d)]
+            if game.turn_actions >= TURN_ACTIONS:
+                moves = [m for m in moves if game.bound_violation(actions.stage(*m)) is None]
             if game.can_confirm and (not moves or rng.random() < 0.3):
                 game.confirm()
             elif moves:
