@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -134,3 +135,30 @@ def test_a_stalled_table_does_not_stop_requests_that_do_not_touch_it(
         assert {status for status, _ in answers["cookie"]} == {503}, answers
         assert all(took < LATE + TIMEOUT * 2 for _, took in answers["cookie"]), answers
         assert reader.get("/api/players/me").status_code == 200  # and all is well after
+
+
+def test_a_stopping_server_waits_for_the_database_work_its_tasks_left(settings: Settings) -> None:
+    """A task cancelled while its database work runs abandons the thread (run_store), which
+    goes on: the server's shutdown waits for that work before it closes the database, so that
+    nothing writes after it stopped (a test's next step found its SQLite file locked by a
+    daily's par still being claimed after the app had stopped)."""
+    from magdagdon.web.deps import run_store
+
+    running, release = threading.Event(), threading.Event()
+    finished: list[str] = []
+
+    def work() -> None:
+        running.set()
+        assert release.wait(60)
+        finished.append("written")
+
+    app = create_app(settings)
+    with TestClient(app) as client:
+        portal = client.portal
+        assert portal is not None
+        task = portal.start_task_soon(partial(run_store, app.state.store, work, budget=120.0))
+        assert running.wait(60)
+        task.cancel()  # the request went away: its thread goes on
+        # the work ends once the shutdown has begun: the shutdown must wait for it
+        threading.Timer(0.2, release.set).start()
+    assert finished == ["written"]

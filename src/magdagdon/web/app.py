@@ -27,7 +27,7 @@ from ..store import Database, Store
 from .assets import Assets, plain_file, release_file, service_worker, start_page
 from .caches import ReviewCache
 from .coach_pool import Background, CoachPool
-from .deps import HEAD_SCOPE_KEY, current_player
+from .deps import HEAD_SCOPE_KEY, OUTCOME_GRACE, current_player, store_work
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
 from .request_id import RequestIdMiddleware
@@ -209,6 +209,11 @@ def create_app(
             await link.close()
         coach_pool.close()
         background.close()
+        # the database work its cancelled tasks left running in threads ends first (bounded:
+        # it is past its own deadline by then)
+        await anyio.to_thread.run_sync(
+            store_work(app.state.store).wait_idle, database.timeout + OUTCOME_GRACE
+        )
         database.dispose()
 
     app = FastAPI(

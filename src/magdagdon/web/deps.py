@@ -17,7 +17,9 @@ of the requests that never touch it.
 from __future__ import annotations
 
 import ipaddress
+import threading
 import time
+import weakref
 from collections.abc import AsyncIterator, Callable
 from contextvars import ContextVar
 from datetime import UTC, date, datetime
@@ -72,6 +74,45 @@ OUTCOME_GRACE = 1.0
 """Seconds past the deadline a request waits for the database to say how its work ended."""
 
 
+class StoreWork:
+    """The database work of :func:`run_store` still running in threads, a store's (a request
+    cancelled, or past its deadline, abandons its thread, which goes on to its end): a server
+    stopping waits for it before it closes the database, so that nothing it was writing is
+    cut off, and nothing writes after the server said it stopped."""
+
+    def __init__(self) -> None:
+        self._running = 0
+        self._idle = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._idle:
+            self._running += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._idle:
+            self._running -= 1
+            if not self._running:
+                self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no work runs, at most ``timeout`` seconds; whether none runs."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._running, timeout)
+
+
+_STORE_WORK: weakref.WeakKeyDictionary[Store, StoreWork] = weakref.WeakKeyDictionary()
+_STORE_WORK_LOCK = threading.Lock()
+
+
+def store_work(store: Store) -> StoreWork:
+    """The :class:`StoreWork` of ``store``."""
+    with _STORE_WORK_LOCK:
+        work = _STORE_WORK.get(store)
+        if work is None:
+            work = _STORE_WORK[store] = StoreWork()
+        return work
+
+
 def renew_deadline() -> None:
     """Start the request's database deadline again at its next database work: after work
     that is not the database's (the coach's search), or in a background task that outlives
@@ -98,12 +139,15 @@ async def run_store(
         deadline = found if found is not None else time.monotonic() + store.db.timeout
         REQUEST_DEADLINE.set(deadline)
 
+    running = store_work(store)
+
     def guarded() -> T:
         if time.monotonic() > deadline:
             raise DatabaseTimeout("no database thread was free before the request's deadline")
         token = DEADLINE.set(deadline)
         try:
-            return work()
+            with running:
+                return work()
         finally:
             DEADLINE.reset(token)
 
