@@ -10,6 +10,7 @@ and the AI's tests import none of them and run without the server's dependencies
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,11 +72,29 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An empty SQLite file at the newest migration, made once for the session: each test's
+    database is a copy (migrating a new file for each of a thousand tests cost a minute of the
+    suite). The migrations themselves are tests/api/test_migrations.py's."""
+    from magdagdon.store.db import Database
+
+    path = tmp_path_factory.mktemp("migrated") / "magdagdon.db"
+    db = Database(f"sqlite:///{path}")
+    db.migrate()
+    db.dispose()  # the last connection closed: the write-ahead log is in the file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database: a new SQLite file, or the session's PostgreSQL database emptied."""
+    """An empty database at the newest migration (as a server finds it after its first start):
+    a new SQLite file, or the session's PostgreSQL database emptied."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'magdagdon.db'}"
+        path = tmp_path / "magdagdon.db"
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
+        return f"sqlite:///{path}"
     from .utils.pg import truncate
 
     url: str = request.getfixturevalue("postgres_server_url")
@@ -120,3 +139,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.failed:
         for log, lines in server_logs.written():
             report.sections.append((f"what the server logged ({log.name})", lines))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests are ``process`` tests (a live server, a browser) wherever they are."""
+    for item in items:
+        if {"browser", "crossbrowser"} & set(item.path.parts):
+            item.add_marker(pytest.mark.process)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test not marked ``process`` (nor ``slow``) may not start a server: ``make check``,
+    which leaves those out, stays quick because the marks are whole."""
+    marked = any(item.iter_markers("process")) or any(item.iter_markers("slow"))
+    server_logs.allow_processes(marked)
