@@ -99,6 +99,7 @@ def test_the_engine_imports_only_the_standard_library_and_itself() -> None:
                     assert top in sys.stdlib_module_names or top == "__future__", (name, module)
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_the_engine_and_ai_tests_need_no_server_dependency() -> None:
     """Collecting the engine's and the AI's tests imports none of the server's libraries:
     they run where only the engine is installed (as a bot writer has it)."""

@@ -148,6 +148,7 @@ http {{
         process.wait(timeout=10)
 
 
+@pytest.mark.process
 @pytest.mark.skipif(
     not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()) or not shutil.which("openssl"),
     reason="nginx or openssl is not installed",
@@ -210,6 +211,7 @@ def test_the_nginx_server_block_serves_the_game_over_tls(tmp_path: Path) -> None
     assert re.search(r'access: 198\.51\.100\.9 "GET /api/players/me HTTP/1\.[01]" 200$', line)
 
 
+@pytest.mark.process
 @pytest.mark.skipif(
     not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()), reason="nginx is not installed"
 )
@@ -367,6 +369,7 @@ def test_the_postgresql_recipe_makes_a_database_that_migrates_and_restores(
 # --- SQLite backup and restore -----------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_the_sqlite_backup_and_restore_lines_bring_back_the_game(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.mkdir()

@@ -52,6 +52,7 @@ def test_the_value_is_the_python_value(
     assert native.value(board.cells, powers) == LinearValue(weights, bias)(board.cells, powers)
 
 
+@pytest.mark.slow  # (make check leaves it out)
 @needs_native
 @pytest.mark.parametrize("difficulty", list(Difficulty))
 @settings(max_examples=30, deadline=None)

@@ -103,6 +103,7 @@ def test_the_c_value_is_the_python_value_bit_for_bit(kind: str, board: Board, po
         )
 
 
+@pytest.mark.slow  # (make check leaves it out)
 @needs_native
 @pytest.mark.parametrize("kind", MODELS)
 @settings(max_examples=20, deadline=None)
@@ -166,6 +167,7 @@ def test_the_shipped_form_is_int16_and_loses_at_most_half_a_step() -> None:
         decode_network(b"nonsense")
 
 
+@pytest.mark.slow  # (make check leaves it out)
 @needs_native
 @pytest.mark.parametrize(
     ("difficulty", "learning", "masked", "powers"),

@@ -58,6 +58,7 @@ def test_greedy_starts_over_when_dice_are_staged() -> None:
     assert game.turns == 1
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_random_is_uniform_over_staged_results() -> None:
     game = game_at("..../.34./..../....", (3, 4, 5, 6))
     total = perft(game.board, [3, 4, 5, 6], 2)

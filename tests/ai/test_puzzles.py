@@ -87,6 +87,7 @@ def test_a_placement_is_graded_below_the_best_by_the_margin_unless_it_is_the_bes
     assert checked == 12
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_mining_the_coachs_games_is_reproducible() -> None:
     mined = mine_self_play([Difficulty.NIGHTMARE], 2, 2026)
     again = mine_self_play([Difficulty.NIGHTMARE], 2, 2026)

@@ -128,6 +128,7 @@ def test_cli_rejects_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "simulate", "--games", "0")[0] == 2
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_the_strong_player_beats_greedy_on_the_same_dice(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -40,6 +40,7 @@ def guess(app: Any, address: str, count: int) -> list[int]:
         ]
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_a_flood_of_wrong_codes_from_many_networks_does_not_stop_a_valid_code(
     database_url: str,
 ) -> None:

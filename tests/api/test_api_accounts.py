@@ -620,6 +620,7 @@ def test_the_api_documents_signing_in_without_a_browser(client: TestClient) -> N
     } <= paths
 
 
+@pytest.mark.process
 def test_two_server_processes_racing_a_merge_lose_nothing(database_url: str) -> None:
     """The same race between two real server processes on one database (PostgreSQL, or an
     SQLite file): every game once in the account, the device's player gone."""

@@ -265,6 +265,7 @@ def wait_for_par(client: TestClient, day: str = DAY) -> int:
     raise AssertionError("no par within 600 s")
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_the_par_is_the_strong_players_score_shown_after_finishing(
     app: Any, players: list[TestClient]
 ) -> None:

@@ -130,6 +130,7 @@ def test_new_players_per_address_are_limited(database_url: str) -> None:
         assert codes[:20] == [200] * 20 and codes[20:] == [429, 429]
 
 
+@pytest.mark.process
 def test_the_seed_never_appears_before_the_game_ends(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     url = f"sqlite:///{tmp_path / 'g.db'}"

@@ -10,6 +10,7 @@ import socket
 from pathlib import Path
 
 import httpx2
+import pytest
 from fastapi.testclient import TestClient
 
 from magdagdon.web.deps import COOKIE
@@ -92,6 +93,7 @@ def _raw(url: str, request: bytes) -> bytes:
     return b"".join(chunks)
 
 
+@pytest.mark.process
 def test_headers_are_bounded_by_the_server(tmp_path: Path) -> None:
     with server_process(f"sqlite:///{tmp_path / 'h.db'}") as server:
         big = b"x" * (5 * 1024 * 1024)
@@ -127,6 +129,7 @@ def _address_in_log(log: Path, rid: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.process
 def test_forwarding_headers_are_believed_only_from_trusted_proxies(tmp_path: Path) -> None:
     forged = {"X-Forwarded-For": "198.51.100.9", "X-Forwarded-Proto": "https"}
     log = tmp_path / "plain.log"

@@ -196,6 +196,7 @@ def test_an_assertion_whose_user_handle_names_another_account_is_refused(
         assert device.get("/api/players/me").json()["account"] is False
 
 
+@pytest.mark.process
 def test_another_worker_refuses_an_ended_session_at_once(database_url: str) -> None:
     """Two real server processes on one database: a session signed out (everywhere) or a
     player deleted through one is a stranger's on the other at its very next request; the

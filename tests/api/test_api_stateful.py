@@ -169,6 +169,7 @@ def machine_app(tmp_path: Any) -> Any:
     ENGINE.dispose()
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_api_state_machine(machine_app: Any) -> None:
     ApiMachine.TestCase.settings = settings(
         max_examples=30,

@@ -80,6 +80,7 @@ def test_the_level_is_set_everywhere() -> None:
     assert config["loggers"]["uvicorn.access"]["level"] == "WARNING"
 
 
+@pytest.mark.process
 def test_a_servers_lines_are_usable_and_keep_secrets(tmp_path: Path, database_url: str) -> None:
     log = tmp_path / "server.log"
     password = "pw-" + secrets.token_hex(8)  # PostgreSQL here trusts the address: any will do

@@ -229,6 +229,7 @@ def test_migrate_and_serve_read_settings_from_an_env_file(tmp_path: Path) -> Non
     )
 
 
+@pytest.mark.process
 def test_workers_read_the_env_file_too(tmp_path: Path) -> None:
     env_file = tmp_path / "magdagdon.env"
     env_file.write_text("MAGDAGDON_MAX_BODY_BYTES=1024\n")
@@ -244,6 +245,7 @@ def test_workers_read_the_env_file_too(tmp_path: Path) -> None:
 # --- backup ------------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_a_backup_of_the_live_sqlite_database_restores_a_working_game(tmp_path: Path) -> None:
     live = tmp_path / "live" / "magdagdon.db"
     backup = tmp_path / "backup.db"

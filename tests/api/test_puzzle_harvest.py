@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -22,6 +23,7 @@ ASKED = 6
 SERVED = 20
 
 
+@pytest.mark.slow  # (make check leaves it out)
 def test_throwaway_players_answers_give_an_account_nothing(settings: Settings) -> None:
     random.seed(20261204)  # the server chooses puzzles with the random module
     app = create_app(settings.model_copy(update={"daily_par": False}))

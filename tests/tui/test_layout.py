@@ -113,6 +113,7 @@ async def test_each_size_has_its_layout(size: tuple[int, int], layout: str) -> N
             assert keys_line(app).endswith("? keys" if layout == "wide" else "q QUIT")
 
 
+@pytest.mark.slow  # (make check leaves it out)
 async def test_a_whole_game_in_the_smallest_terminal() -> None:
     """60×20 has no room for the side panel: one line of keys instead, and nothing cut."""
     app = MagdagdonApp("nightmare", seed=1)  # seven turns, MAGDAGDONs
@@ -134,6 +135,7 @@ async def test_whole_games_with_powers_at_the_least_sizes(
     assert app.game.powers_used == 1
 
 
+@pytest.mark.slow  # (make check leaves it out)
 async def test_the_hint_is_scrolled_into_view_when_the_messages_leave_it_no_room() -> None:
     app = MagdagdonApp("nightmare", seed=1)
     async with app.run_test(size=(60, 20)) as pilot:
@@ -201,6 +203,7 @@ async def test_question_mark_shows_every_key() -> None:
         assert app.screen is app.game_screen
 
 
+@pytest.mark.slow  # (make check leaves it out)
 async def test_a_long_game_over_sheet_scrolls_above_its_buttons() -> None:
     store = ScoreStore()
     for score in range(300, 310):

@@ -325,6 +325,7 @@ async def test_the_status_line_in_magdagdon_says_what_it_asks() -> None:
         assert app.game.phase is Phase.ROLL and "MAGDAGDON" not in status(app)
 
 
+@pytest.mark.slow  # (make check leaves it out)
 async def test_a_game_with_chosen_dice_is_not_recorded(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

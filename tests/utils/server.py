@@ -98,6 +98,9 @@ def server_process(
         **(env or {}),
     }
     log = server_logs.watch(log or server_logs.new_log(f"server-{port}"))
+    assert server_logs.processes_allowed(), (
+        "a test that starts a server is marked process (or slow): make check leaves it out"
+    )
     out = open(log, "ab")  # noqa: SIM115
     process = subprocess.Popen(
         [

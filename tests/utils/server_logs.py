@@ -15,6 +15,7 @@ _LOGS: dict[Path, int] = {}
 """Every server log watched, with its size when the running test started."""
 _DIR: Path | None = None
 _names = itertools.count()
+_processes_allowed = True
 TAIL = 120
 """Lines of each server's log printed under a failed test."""
 
@@ -59,3 +60,15 @@ def _size(log: Path) -> int:
         return log.stat().st_size
     except OSError:
         return 0
+
+
+def allow_processes(allowed: bool) -> None:
+    """Whether the test about to run may start a server (it is marked ``process`` or
+    ``slow``; ``tests/conftest.py`` says so before its fixtures are made)."""
+    global _processes_allowed
+    _processes_allowed = allowed
+
+
+def processes_allowed() -> bool:
+    """See :func:`allow_processes`."""
+    return _processes_allowed
