@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from array import array
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import pytest
@@ -42,15 +42,26 @@ def random_weights(seed: int, size: int) -> array[float]:
     return array("f", (rng.gauss(0, 3) for _ in range(size)))
 
 
-WEIGHTS = random_weights(1, SIZE)
-MODEL = NTupleModel(Difficulty.PEACEFUL, WEIGHTS, 11.5, -3.25)
-MASKED = NTupleModel(Difficulty.PEACEFUL, random_weights(2, SIZE_MASKED), 11.5, -3.25)
-PER_POWER = NTupleModel(
-    Difficulty.PEACEFUL,
-    array("f", b"".join(random_weights(3 + k, SIZE).tobytes() for k in range(4))),
-)
-"""Trained with the powers: a network per number of powers left (0 to 3), no power term."""
-MODELS = {"plain": MODEL, "masked": MASKED, "per power": PER_POWER}
+KINDS = ("plain", "masked", "per power")
+
+
+@cache
+def weights() -> array[float]:
+    """The plain model's random weights (made when first asked for: a few seconds that every
+    process collecting the tests would pay)."""
+    return random_weights(1, SIZE)
+
+
+@cache
+def random_model(kind: str = "plain") -> NTupleModel:
+    """A model of random weights: ``plain``; ``masked``; ``per power``, trained with the
+    powers (a network per number of powers left, 0 to 3, no power term)."""
+    if kind == "plain":
+        return NTupleModel(Difficulty.PEACEFUL, weights(), 11.5, -3.25)
+    if kind == "masked":
+        return NTupleModel(Difficulty.PEACEFUL, random_weights(2, SIZE_MASKED), 11.5, -3.25)
+    networks = b"".join(random_weights(3 + k, SIZE).tobytes() for k in range(4))
+    return NTupleModel(Difficulty.PEACEFUL, array("f", networks))
 
 
 def transformed(cells: tuple[int, ...], s: int) -> tuple[int, ...]:
@@ -71,23 +82,23 @@ def test_the_symmetries_are_the_eight_of_the_square() -> None:
 @given(boards(), st.integers(0, 7))
 def test_the_value_does_not_change_under_a_symmetry(board: Board, s: int) -> None:
     cells = board.cells
-    assert network_value(transformed(cells, s), WEIGHTS) == pytest.approx(
-        network_value(cells, WEIGHTS), rel=1e-9, abs=1e-9
+    assert network_value(transformed(cells, s), weights()) == pytest.approx(
+        network_value(cells, weights()), rel=1e-9, abs=1e-9
     )
 
 
 def test_a_full_board_is_worth_its_score() -> None:
     cells = Board.parse("3456/3456/3456/3456").cells
-    assert network_value(cells, WEIGHTS) == 0.0
-    assert NTupleValue(MODEL)(cells, 2) == quick_score(cells) == 544
+    assert network_value(cells, weights()) == 0.0
+    assert NTupleValue(random_model())(cells, 2) == quick_score(cells) == 544
 
 
 @needs_native
-@pytest.mark.parametrize("kind", MODELS)
+@pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=200, deadline=None)
 @given(board=boards(), powers=st.integers(0, 3))
 def test_the_c_value_is_the_python_value_bit_for_bit(kind: str, board: Board, powers: int) -> None:
-    model = MODELS[kind]
+    model = random_model(kind)
     native = fast.NativeNTuple(model.weights, model.power_a, model.power_b)
     assert fast._native is not None
     count, size = network_count(len(model.weights))
@@ -105,14 +116,14 @@ def test_the_c_value_is_the_python_value_bit_for_bit(kind: str, board: Board, po
 
 @pytest.mark.slow  # (make check leaves it out)
 @needs_native
-@pytest.mark.parametrize("kind", MODELS)
+@pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=20, deadline=None)
 @given(board=played_boards(), powers=st.integers(0, 3))
 def test_the_best_play_of_every_roll_is_the_python_one(
     kind: str, board: Board, powers: int
 ) -> None:
     """The one-roll expectimax's chance node with the network (ruins and rescues too)."""
-    model = MODELS[kind]
+    model = random_model(kind)
     python, native = Evaluator(model, native=False), Evaluator(model, native=True)
     cells = board.cells
     if EMPTY not in cells:
@@ -141,7 +152,7 @@ def test_self_play_takes_the_best_afterstate(
         return
     required = min(minimum, empty)
     assert fast._native is not None
-    model = MODELS[kind]
+    model = random_model(kind)
     value, after = fast._native.nt_best(bytes(board.cells), dice, required, model.weights.tobytes())
     values = []
     for order in staged_results(board, list(dice), required):
@@ -157,11 +168,11 @@ def test_self_play_takes_the_best_afterstate(
 
 
 def test_the_shipped_form_is_int16_and_loses_at_most_half_a_step() -> None:
-    data = encode_network(WEIGHTS)
+    data = encode_network(weights())
     back = decode_network(data)
-    step = max(abs(w) for w in WEIGHTS) / 32767
+    step = max(abs(w) for w in weights()) / 32767
     assert len(back) == SIZE
-    assert max(abs(a - b) for a, b in zip(WEIGHTS, back, strict=True)) <= step / 2 + 1e-6
+    assert max(abs(a - b) for a, b in zip(weights(), back, strict=True)) <= step / 2 + 1e-6
     assert decode_network(encode_network(back)) == back
     with pytest.raises(ValueError, match="not an n-tuple network"):
         decode_network(b"nonsense")
