@@ -127,6 +127,9 @@ def _install(wheel: Path, base: Path, extras: str) -> Installed:
         str(venv / "bin" / "python"),
         "install",
         "--quiet",
+        # no bytecode written for every file of every dependency: Python compiles what the
+        # tests import as they import it
+        "--no-compile",
         f"{wheel}[{extras}]",
         cwd=base,
     )
