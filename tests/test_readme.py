@@ -288,6 +288,7 @@ def run_shell(line: str, cwd: Path, env: dict[str, str], stdin: str = "") -> Non
     assert done.returncode == 0, (line, done.stderr.decode())
 
 
+@pytest.mark.process
 @pytest.mark.skipif(not shutil.which("pg_dump"), reason="the PostgreSQL client is not installed")
 def test_the_postgresql_recipe_makes_a_database_that_migrates_and_restores(
     postgres_server_url: str, tmp_path: Path
