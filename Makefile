@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: serve test check lint unit bench install install-dev clean
+.PHONY: serve test check lint unit coverage bench install install-dev clean
 
 $(VENV)/.installed: pyproject.toml setup.py src/magdagdon/ai/_fast.c src/magdagdon/engine/_fastgame.c
 	python3 -m venv $(VENV)
@@ -39,6 +39,11 @@ TEST_ENV := PYTHONDONTWRITEBYTECODE=
 
 unit: install-dev
 	$(TEST_ENV) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
+
+# The whole suite with the branch coverage of src/ (the tests' own process and its pytest
+# workers; a server the tests start as a process of its own is not counted).
+coverage: install-dev
+	$(TEST_ENV) $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --cov=magdagdon --cov-branch --cov-report=term:skip-covered $(PYTEST_ARGS)
 
 # The quick loop while editing: lint, types, and the tests that start no server process and no
 # browser and are not marked slow (about a minute and a half on two cores).
