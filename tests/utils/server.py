@@ -97,10 +97,10 @@ def server_process(
         "MAGDAGDON_DAILY_RANKS": "everyone",
         **(env or {}),
     }
-    log = server_logs.watch(log or server_logs.new_log(f"server-{port}"))
     assert server_logs.processes_allowed(), (
         "a test that starts a server is marked process (or slow): make check leaves it out"
     )
+    log = server_logs.watch(log or server_logs.new_log(f"server-{port}"))
     out = open(log, "ab")  # noqa: SIM115
     process = subprocess.Popen(
         [
