@@ -22,10 +22,11 @@ Parameters: ``difficulty`` (``"peaceful"``, ``"survival"``, ``"nightmare"``), ``
 position ``"3456/3456/3456/34.."``), ``powers_used``, ``rewards``: ``"steps"`` (the
 default: a reward at every step, the change of the score) or ``"terminal"`` (OpenSpiel's
 terminal-reward form, which its MCTS bots ask for: no reward until the end, then the whole
-return), and ``engine``: ``"auto"`` (the default: the engine's C fast path,
-:mod:`magdagdon.engine.fast`, when it is built, else the pure-Python engine), ``"c"``
-(insist) or ``"python"`` (the reference). Both play the same game: the same legal ids,
-observations, strings and rewards (the tests compare them).
+return, and ``returns()`` 0 until the end as the rewards so far are; ``score_gained()``
+gives the running score in both forms), and ``engine``: ``"auto"`` (the default: the
+engine's C fast path, :mod:`magdagdon.engine.fast`, when it is built, else the pure-Python
+engine), ``"c"`` (insist) or ``"python"`` (the reference). Both play the same game: the
+same legal ids, observations, strings and rewards (the tests compare them).
 
 ``rewards()`` is the change of the score since the last decision node (a chance node
 changes no score: the REROLL's penalty is paid when it is chosen): read it at decision
@@ -229,12 +230,21 @@ class MagdagdonState(pyspiel.State):  # type: ignore[misc]
         chance nodes after it); with terminal rewards, nothing until the end, then the
         return."""
         if self.terminal_rewards:
-            return self.returns() if self._player == _TERMINAL else [0.0]
+            return self.returns()
         return [self._reward]
 
     def returns(self) -> list[float]:
-        """The score gained so far (the final score, from an empty board, at the end)."""
+        """The score gained so far (the final score, from an empty board, at the end); with
+        terminal rewards, 0 until the end, as the rewards so far are (OpenSpiel's contract:
+        the returns are the sum of the rewards)."""
+        if self.terminal_rewards and self._player != _TERMINAL:
+            return [0.0]
         return [float(self._score - self._start)]
+
+    def score_gained(self) -> float:
+        """The score gained so far, whatever the reward model (the running score that
+        :meth:`returns` shows only at the end in the terminal-reward form)."""
+        return float(self._score - self._start)
 
     def __str__(self) -> str:
         game, pending = self.position()
