@@ -17,7 +17,8 @@ REROLL draws its dice from the game's seed exactly as the server does, so a game
   die on a square, take back, CONFIRM, the powers, a RUIN), or with ``turn_level=True`` one
   id per legal staged set (a whole turn) besides the powers and the RUINS
   (``Discrete(83679)``). ``action_masks()`` (and ``info["action_mask"]``) gives the legal
-  ones. An illegal action changes nothing and gives no reward (``info["illegal"]``); the
+  ones. An illegal action changes nothing and gives no reward (``info["illegal"]``); one
+  outside the action space is a ValueError, one that is no whole number a TypeError; the
   registered environment truncates an episode at :data:`~magdagdon.engine.MAX_GAME_ACTIONS`
   steps, which no game of legal actions reaches (R17), so every episode ends.
 - Observation: :func:`~magdagdon.engine.encoding.observation`, 269 numbers 0-1 (board
@@ -180,10 +181,13 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
         self, action: int | np.integer[Any]
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         """Play an id; the dice of any chance node after it come from the game's seed. The id is
-        a whole number (an int, a NumPy integer or a 0-d integer array), as the Discrete action
-        space holds: anything else (``"3"``, ``1.7``, ``True``) is a TypeError."""
-        action_id = _action_id(action)
-        if not (0 <= action_id < self._mask.size and self._mask[action_id]):
+        a whole number (an int, a NumPy integer, or an integer array of one element, as
+        Gymnasium's wrappers may pass), as the Discrete action space holds: anything else
+        (``"3"``, ``1.7``, ``True``) is a TypeError, and a number outside the action space
+        (``-1``, ``10**9``) a ValueError. An id of the space that is not legal now changes
+        nothing (``info["illegal"]``)."""
+        action_id = _action_id(action, self._mask.size)
+        if not self._mask[action_id]:
             return self._obs.copy(), 0.0, False, False, self._info(illegal=True)
         if self._fast is not None:
             self._fast.apply_action(action_id)
@@ -318,12 +322,16 @@ if ENV_ID not in gymnasium.registry:
     )
 
 
-def _action_id(action: object) -> int:
-    """An action of the Discrete space as an int (TypeError for anything else)."""
-    if isinstance(action, np.ndarray) and action.ndim == 0:
-        action = action[()]
+def _action_id(action: object, size: int) -> int:
+    """An action of the Discrete space of ``size`` ids as an int: a TypeError for anything
+    but a whole number (an int, a NumPy integer, an integer array of one element), a
+    ValueError for a number outside ``0 .. size - 1``."""
+    if isinstance(action, np.ndarray) and action.size == 1:
+        action = action.reshape(())[()]
     if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
         raise TypeError(f"an action is a whole number of the action space, not {action!r}")
+    if not 0 <= action < size:
+        raise ValueError(f"an action is an id of the action space, 0 to {size - 1}, not {action}")
     return int(action)
 
 

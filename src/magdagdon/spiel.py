@@ -36,7 +36,13 @@ rewards sum to the return. (Read after a chance node too, it repeats the decisio
 The information state is the history (perfect recall, as OpenSpiel asks of it): its string
 is the position followed by every action since the start; the position alone (the
 observation, a Markov state) is the observation string and tensor. No information-state
-tensor is declared: learn from the observation tensor.
+tensor is declared, and ``information_state_tensor()`` is a SpielError saying so: learn from
+the observation tensor.
+
+OpenSpiel's C++ ``pyspiel.MCTSBot`` crashes the interpreter in ``step()`` on any game
+written in Python (see :class:`CppMCTSBot`, the wrapper that plays it): once this module is
+imported, ``pyspiel.MCTSBot`` made on a Python game gives a RuntimeWarning that says so (on
+OpenSpiel's C++ games it is the bot as it was).
 
 >>> from open_spiel.python.algorithms import mcts
 >>> ending = pyspiel.load_game("python_magdagdon",
@@ -49,6 +55,7 @@ True
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Final
 
 import numpy as np
@@ -69,6 +76,11 @@ _DEFAULT_PARAMS: Final[dict[str, Any]] = {
 }
 MIN_SCORE: Final = -15 * 16 - 70
 """No score is lower: sixteen RUINS and the dearest powers."""
+NO_INFORMATION_STATE_TENSOR: Final = (
+    "python_magdagdon declares no information-state tensor (its information state is the "
+    "history): learn from observation_tensor(), the position, a Markov state"
+)
+"""What ``information_state_tensor()`` raises (a SpielError)."""
 MAX_SCORE: Final = 2 * 6 * 16 + 8 * 60
 """No score is higher: sixes everywhere (each counts twice) and a STRAIGHT on every line."""
 
@@ -266,13 +278,16 @@ class MagdagdonObserver:
         if params:
             raise ValueError(f"the observer takes no parameters, not {params}")
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(0 if perfect_recall else enc.OBS_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = (
+            None if perfect_recall else np.zeros(enc.OBS_SIZE, np.float32)
+        )
+        self.dict = {} if self.tensor is None else {"observation": self.tensor}
 
     def set_from(self, state: MagdagdonState, player: int) -> None:
-        """Fill the tensor from ``state`` (nothing to fill for the information state)."""
-        if self.perfect_recall:
-            return
+        """Fill the tensor from ``state``; for the information state, which has no tensor, a
+        SpielError (so ``information_state_tensor()`` says so rather than giving ``[]``)."""
+        if self.tensor is None:
+            raise pyspiel.SpielError(NO_INFORMATION_STATE_TENSOR)
         if isinstance(state.play, fast.FastGame):
             state.play.observe(self.tensor)
         else:
@@ -318,7 +333,7 @@ class CppMCTSBot(pyspiel.Bot):  # type: ignore[misc]
         rollouts (OpenSpiel's ``RandomRolloutEvaluator``), exploring with ``uct_c``."""
         pyspiel.Bot.__init__(self)
         self.evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
-        self.bot = pyspiel.MCTSBot(
+        self.bot = _RAW_MCTS_BOT(
             game, self.evaluator, uct_c, simulations, 10**6, False, seed, False
         )
 
@@ -339,14 +354,58 @@ class CppMCTSBot(pyspiel.Bot):  # type: ignore[misc]
         """Nothing to learn from an action played (MCTS searches afresh each decision)."""
 
 
+def is_python_game(game: object) -> bool:
+    """Whether ``game`` is written in Python (a ``pyspiel.Game`` subclass of a Python module,
+    as this one and OpenSpiel's ``python_*`` games are), not one of OpenSpiel's C++ games."""
+    return isinstance(game, pyspiel.Game) and type(game).__module__.split(".")[0] != "pyspiel"
+
+
+MCTS_ON_A_PYTHON_GAME: Final = (
+    "pyspiel.MCTSBot's step() crashes the interpreter (a segmentation fault) on a game "
+    "written in Python such as python_magdagdon: it lets go of Python's lock while its "
+    "search clones the state, which is Python code (an OpenSpiel bug; its own "
+    "python_tic_tac_toe crashes too). Use magdagdon.spiel.CppMCTSBot, the same C++ search "
+    "through step_with_policy(), or the bot's step_with_policy()"
+)
+"""The warning a ``pyspiel.MCTSBot`` made on a Python game gives."""
+
+
+def _warning_mcts_bot(raw: Any) -> Any:
+    """``pyspiel.MCTSBot`` that warns when it is made on a Python game (see
+    :data:`MCTS_ON_A_PYTHON_GAME`); on OpenSpiel's C++ games it is the bot as it was."""
+
+    class MCTSBot(raw):  # type: ignore[misc]
+        __doc__ = raw.__doc__
+        __module__ = raw.__module__
+        __qualname__ = raw.__qualname__
+        _magdagdon_warns = True
+
+        def __init__(self, game: Any, *args: Any, **kwargs: Any) -> None:
+            if is_python_game(game):
+                warnings.warn(MCTS_ON_A_PYTHON_GAME, RuntimeWarning, stacklevel=2)
+            super().__init__(game, *args, **kwargs)
+
+    return MCTSBot
+
+
+_RAW_MCTS_BOT: Final[Any] = getattr(pyspiel.MCTSBot, "_magdagdon_raw", pyspiel.MCTSBot)
+"""OpenSpiel's own C++ MCTS bot (this module makes ``pyspiel.MCTSBot`` warn on Python
+games; :class:`CppMCTSBot` searches with this one)."""
+if not getattr(pyspiel.MCTSBot, "_magdagdon_warns", False):
+    pyspiel.MCTSBot = _warning_mcts_bot(_RAW_MCTS_BOT)
+    pyspiel.MCTSBot._magdagdon_raw = _RAW_MCTS_BOT
+
 pyspiel.register_game(_GAME_TYPE, MagdagdonGame)
 
 __all__ = [
     "ENGINES",
     "MAX_SCORE",
+    "MCTS_ON_A_PYTHON_GAME",
     "MIN_SCORE",
+    "NO_INFORMATION_STATE_TENSOR",
     "SHORT_NAME",
     "CppMCTSBot",
     "MagdagdonGame",
     "MagdagdonState",
+    "is_python_game",
 ]

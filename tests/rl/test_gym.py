@@ -101,6 +101,39 @@ def test_an_action_that_is_no_whole_number_is_refused(action: Any) -> None:
         assert not again.step(same)[4].get("illegal")
 
 
+@pytest.mark.parametrize("turn_level", [False, True])
+def test_an_action_outside_the_action_space_is_refused(turn_level: bool) -> None:
+    """-1 and 10**9 are no ids of the Discrete space: a ValueError, as "3" is a TypeError
+    (they were once taken for illegal moves, which are ids of the space)."""
+    env = gymnasium.make("Magdagdon-v0", difficulty="nightmare", turn_level=turn_level)
+    _, info = env.reset(seed=4)
+    size = int(env.action_space.n)
+    for outside in (-1, 10**9, size, np.int64(-1), np.array([size])):
+        with pytest.raises(ValueError, match="action space"):
+            env.step(outside)
+    for bad in (np.array([1.0]), np.array([True]), np.array([1, 2])):
+        with pytest.raises(TypeError, match="whole number"):
+            env.step(bad)
+    illegal = int(np.flatnonzero(~info["action_mask"])[-1])  # in the space, not legal now
+    assert env.step(illegal)[4]["illegal"]
+
+
+@pytest.mark.parametrize("shape", [(1,), (1, 1)])
+def test_a_one_element_integer_array_is_an_action(shape: tuple[int, ...]) -> None:
+    """As Gymnasium's wrappers and vector code may pass one: np.array([id]) plays the id."""
+    env = gymnasium.make("Magdagdon-v0", difficulty="nightmare")
+    twin = gymnasium.make("Magdagdon-v0", difficulty="nightmare")
+    _, info = env.reset(seed=4)
+    twin.reset(seed=4)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    for dtype in (np.int64, np.int32, np.uint8):
+        played = env.step(np.full(shape, legal, dtype=dtype))
+        expected = twin.step(legal)
+        assert not played[4].get("illegal")
+        assert (played[0] == expected[0]).all() and played[1:4] == expected[1:4]
+        legal = int(np.flatnonzero(played[4]["action_mask"])[0])
+
+
 def test_it_is_made_without_importing_it_and_in_vectors() -> None:
     env = gymnasium.make("magdagdon.gym:Magdagdon-v0", difficulty="survival", turn_level=True)
     assert env.action_space.n == 158 + 17**4

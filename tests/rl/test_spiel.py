@@ -224,8 +224,58 @@ def test_the_information_state_has_perfect_recall() -> None:
     assert recall != detour.information_state_string(0)
     assert recall.endswith("history " + " ".join(map(str, straight.history())))
     observer = game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True))
-    assert observer.tensor.size == 0
+    assert observer.tensor is None
     assert observer.string_from(straight, 0) == recall
+
+
+def test_the_information_state_tensor_is_refused_not_empty() -> None:
+    """The game declares no information-state tensor: asking for one is a SpielError that
+    says where to look (it once gave [] silently), and OpenSpiel's rl_environment learns
+    from the observation tensor."""
+    from open_spiel.python import rl_environment
+
+    game = pyspiel.load_game("python_magdagdon", {"difficulty": "nightmare"})
+    state = game.new_initial_state()
+    state.apply_action(125)
+    for ask in (
+        lambda: state.information_state_tensor(0),
+        lambda: state.information_state_tensor(),
+        game.information_state_tensor_shape,
+    ):
+        with pytest.raises(pyspiel.SpielError, match="observation_tensor"):
+            ask()
+    assert len(state.observation_tensor(0)) == 269
+    step = rl_environment.Environment(game).reset()
+    assert len(step.observations["info_state"][0]) == 269
+
+
+def test_the_raw_cpp_mcts_bot_warns_on_a_python_game() -> None:
+    """pyspiel.MCTSBot's step() crashes on a game written in Python (upstream): made on one,
+    it warns and names the wrapper; on OpenSpiel's C++ games, and inside CppMCTSBot, it
+    says nothing."""
+    import warnings
+
+    import open_spiel.python.games  # noqa: F401 - registers python_tic_tac_toe
+
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 0)
+    for name, params in (("python_magdagdon", ENDING), ("python_tic_tac_toe", {})):
+        game = pyspiel.load_game(name, params)
+        assert mspiel.is_python_game(game)
+        with pytest.warns(RuntimeWarning, match="CppMCTSBot") as caught:
+            bot = pyspiel.MCTSBot(game, evaluator, 2.0, 5, 10**6, False, 0, False)
+        assert caught[0].filename == __file__  # the warning points at the caller's line
+        state = game.new_initial_state()
+        if state.is_chance_node():
+            state.apply_action(125)
+        assert bot.step_with_policy(state)[1] in state.legal_actions()
+    cpp_game = pyspiel.load_game("tic_tac_toe")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert not mspiel.is_python_game(cpp_game)
+        bot = pyspiel.MCTSBot(cpp_game, evaluator, 2.0, 5, 10**6, False, 0, False)
+        assert bot.step(cpp_game.new_initial_state()) in range(9)
+        mspiel.CppMCTSBot(pyspiel.load_game("python_magdagdon", ENDING), simulations=5)
+    assert isinstance(bot, pyspiel.MCTSBot)
 
 
 @pytest.mark.parametrize("turn_level", [False, True])
