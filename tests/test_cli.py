@@ -176,3 +176,52 @@ def test_the_check_looks_for_every_package_of_the_server_extra() -> None:
     assert found == {name(r) for r in extras["server"]}
     assert not any(name(r) in found for r in project["project"]["dependencies"])
     assert "magdagdon[server,redis,gym,spiel,tui]" in extras["dev"]  # dev holds every extra
+
+
+def test_train_search_games_default_scales_with_games() -> None:
+    """The searching player's round was 2,000 games a difficulty whatever --games said, so a
+    quick `train --games 20 --rounds 1` ran for many minutes: it is twice --games now (the
+    shipped weights' 2,000 for the default 1,000), and --help says what each stage costs."""
+    from magdagdon.cli import build_parser, search_games
+
+    parser = build_parser()
+    assert search_games(parser.parse_args(["train"])) == 2000
+    assert search_games(parser.parse_args(["train", "--games", "20", "--rounds", "1"])) == 40
+    assert search_games(parser.parse_args(["train", "--games", "20", "--search-games", "0"])) == 0
+    assert search_games(parser.parse_args(["train", "--search-games", "7"])) == 7
+    train = next(
+        action.choices["train"]
+        for action in parser._actions
+        if isinstance(action.choices, dict) and "train" in action.choices
+    )
+    text = " ".join(train.format_help().split())
+    assert "CPU s a game" in text and "twice --games" in text and "--search-games 0" in text
+
+
+def test_a_short_training_is_short(tmp_path: Path) -> None:
+    """`train --games 2 --rounds 1` on one difficulty: a few seconds, searching round
+    included (4 games: it was 2,000, some 130 CPU seconds in NIGHTMARE)."""
+    out = tmp_path / "weights.json"
+    argv = ["train", "--games", "2", "--rounds", "1", "--difficulty", "nightmare"]
+    result = subprocess.run(
+        [sys.executable, "-m", "magdagdon.cli", *argv, "--output", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(out.read_text())["search_games"] == 4
+
+
+@pytest.mark.slow
+def test_train_games_20_rounds_1_finishes_in_seconds(tmp_path: Path) -> None:
+    """The researcher's command, every difficulty and both stages: about 20 CPU seconds
+    (it ran past 300 s); bounded at 120 s for a loaded machine."""
+    out = tmp_path / "weights.json"
+    argv = ["train", "--games", "20", "--rounds", "1", "--output", str(out)]
+    result = subprocess.run(
+        [sys.executable, "-m", "magdagdon.cli", *argv], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    data = json.loads(out.read_text())
+    assert data["search_games"] == 40 and len(data["models"]) == 3

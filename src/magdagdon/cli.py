@@ -443,7 +443,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         processes=args.processes,
         difficulties=levels,
         progress=lambda message: console.print(message),
-        search_games=args.search_games,
+        search_games=search_games(args),
     )
     Path(args.output).write_text(dumps(data), encoding="utf-8")
     console.print(f"weights written to {args.output}")
@@ -452,6 +452,21 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 TRAIN_GAMES = 1000
 """``magdagdon train``'s games per round and difficulty by default."""
+SEARCH_GAMES_PER_GAME = 2
+"""``magdagdon train``'s searching games per difficulty by default, for each of ``--games``
+(the shipped weights: 1,000 games a round, 2,000 searching games)."""
+
+
+def search_games(args: argparse.Namespace) -> int:
+    """``magdagdon train``'s games of the searching player's round per difficulty: as
+    ``--search-games`` says, else twice ``--games`` (2,000 for the default 1,000), so a short
+    training is short in every stage."""
+    if args.search_games is not None:
+        count: int = args.search_games
+        return count
+    return SEARCH_GAMES_PER_GAME * (args.games or TRAIN_GAMES)
+
+
 NETWORK_GAMES = 2_000_000
 """``magdagdon train --network``'s self-play games by default."""
 
@@ -753,13 +768,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser(
-        "train", help="fit the strong player's weights from self-play (reproducible from a seed)"
+        "train",
+        help="fit the strong player's weights from self-play (reproducible from a seed)",
+        description="Fit the strong player's weights from self-play, in two stages per "
+        "difficulty: --rounds rounds of --games games of its one-move policy (0.02-0.06 CPU s "
+        "a game), then a round of --search-games games of the searching player itself "
+        "(0.07-0.22 CPU s a game; twice --games by default), whose games alone give the final "
+        "weights. The defaults (1,000 games, 3 rounds, 2,000 searching games, three "
+        "difficulties) take about 22 CPU minutes and fit the shipped weights; --games 20 "
+        "--rounds 1 about 20 CPU seconds, 3 with --search-games 0. --processes shares each "
+        "stage's games among processes. (--network and --calibrate: see their options.)",
     )
     p.add_argument(
         "--games",
         type=_positive,
-        help="games per round and difficulty (default 1000); with --network, self-play games "
-        "(default 2,000,000)",
+        help="games per round and difficulty (default 1000; 0.02-0.06 CPU s each); with "
+        "--network, self-play games (default 2,000,000)",
     )
     p.add_argument(
         "--network",
@@ -800,8 +824,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--search-games",
         type=_count,
-        default=2000,
-        help="games of the last round, played by the searching player (0: no such round)",
+        default=None,
+        help="games of the last round per difficulty, played by the searching player "
+        "(0.07-0.22 CPU s each, 3-5 times a self-play game; default twice --games, 2,000 for "
+        "the default 1,000; 0: no such round)",
     )
     p.add_argument("--seed", type=int, default=0, help="training seed (never an evaluation one)")
     p.add_argument(

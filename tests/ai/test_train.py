@@ -67,7 +67,7 @@ def test_the_searching_players_round_is_reproducible_and_refits() -> None:
 
 def test_the_shipped_weights_come_from_the_commands_defaults() -> None:
     """`magdagdon train --seed 0` with no other count fits the shipped file (README)."""
-    from magdagdon.cli import TRAIN_GAMES, build_parser
+    from magdagdon.cli import TRAIN_GAMES, build_parser, search_games
 
     args = build_parser().parse_args(["train"])
     meta = next(iter(load_models().values())).meta
@@ -75,6 +75,6 @@ def test_the_shipped_weights_come_from_the_commands_defaults() -> None:
     assert (meta["games_per_round"], meta["rounds"], meta["search_games"], meta["seed"]) == (
         TRAIN_GAMES,
         args.rounds,
-        args.search_games,
+        search_games(args),
         0,
     )
