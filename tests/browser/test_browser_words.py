@@ -204,9 +204,8 @@ def test_a_rescue_is_a_button_for_its_power(browser: Any, live_server: str, lang
             "hint_increase" if rescue["delta"] > 0 else "hint_decrease",
             n=rescue["die"] + 1,
         )
-        assert node.get_attribute("aria-label") == words(
-            language, "power_label", what=what, cost=cost
-        )
+        assert node.get_attribute("aria-label") == what  # (it holds the "+1" it shows)
+        expect(node).to_have_accessible_description(words(language, "power_cost", cost=cost))
     look(page, f"words-rescue-{language}")
     rescue = view["rescues"][0]
     rescues.first.click()
@@ -244,9 +243,12 @@ def test_in_magdagdon_a_tapped_die_offers_its_plus_and_minus_one(
     expect(powers.locator("[data-intent='adjust']")).to_have_count(2)
     expect(powers.locator("[data-intent='rescue']")).to_have_count(0)
     cost = UiPlayer(page, live_server).view()["next_power_cost"]
-    for delta, key in (("-1", "decrease"), ("1", "increase")):  # said in words, not "−1"
-        label = powers.locator(f"[data-delta='{delta}']").get_attribute("aria-label")
-        assert label == words("en", "power_label", what=words("en", key), cost=cost)
+    # said in words too, after what the button shows (voice control finds "minus one"); its
+    # cost is its description
+    for delta, shown, key in (("-1", "−1", "power_decrease"), ("1", "+1", "power_increase")):
+        node = powers.locator(f"[data-delta='{delta}']")
+        expect(node).to_have_accessible_name(f"{shown}, {words('en', key)}")
+        expect(node).to_have_accessible_description(words("en", "power_cost", cost=cost))
     page.click("[data-die='1']")
     expect(powers.locator("[data-intent='rescue']")).to_have_count(rescues)
     expect(powers.locator("[data-intent='adjust']")).to_have_count(0)

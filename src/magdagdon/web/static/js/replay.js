@@ -88,7 +88,8 @@ class ReplayViewer {
     this.app = doc.getElementById("app");
     this.app.classList.add("replaying");
     // The game's own parts go; the header stays, with the way to the game.
-    for (const id of ["difficulty-chip", "menu-button", "status"]) doc.getElementById(id)?.remove();
+    for (const id of ["difficulty-chip", "menu-button"]) doc.getElementById(id)?.remove();
+    this.app.querySelector(".status-area")?.remove();
     this.app.querySelector("main.play")?.remove();
     this.app.querySelector(".top").append(el("a", { class: "chip play-link", href: "/", text: t("replay_play_game") }));
     this.main = el("main", { class: "replay", "aria-labelledby": "replay-title" },

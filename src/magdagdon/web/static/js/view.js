@@ -195,7 +195,8 @@ export class View {
       if (kind === "ruin") what = t("square_ruin");
       else if (kind === "number") what = t("square_number", { n: ch });
       else if (kind === "staged") what = t("square_staged", { n: ch, die: onSquare.get(i).index + 1 });
-      const hint = target ? (ui.ruinMode ? t("square_can_ruin") : t("square_legal")) : "";
+      // (which squares take the selected die is said, not only coloured: "can take the 4")
+      const hint = target ? (ui.ruinMode ? t("square_can_ruin") : t("square_legal", { n: game.dice[ui.selected].value })) : "";
       const advice = hinted ? t(hinted === "X" ? "square_hint_ruin" : "square_hint", { n: hinted }) : "";
       sq.setAttribute("aria-label", [where, what, hint, advice].filter(Boolean).join(", "));
       const actionable = target || (kind === "staged" && game.phase !== "over");
@@ -285,19 +286,26 @@ export class View {
       node.classList.toggle("chosen", ui.reroll && ui.chosen.has(i));
       node.classList.toggle("on-board", !inTray);
       const where = inTray ? t("die_in_tray") : t("die_on_square", { n: d.cell + 1 });
-      node.setAttribute("aria-label", t("die_label", { n: i + 1, value: d.value, where }));
+      // a die of the tray that no square takes says so (it is not only never lit up)
+      const nowhere = inTray && acting && !d.legal_cells.length ? `, ${t("die_fits_nowhere")}` : "";
+      node.setAttribute("aria-label", t("die_label", { n: i + 1, value: d.value, where }) + nowhere);
       node.setAttribute("aria-pressed", String(ui.reroll ? ui.chosen.has(i) : ui.selected === i));
       node.disabled = ui.busy || !acting || (ui.reroll && !d.can_reroll);
     });
   }
 
-  // A Majda Power's button: its words and its cost; `full`, what it is said to be (−1 is
-  // "Decrease").
-  powerButton(game, t, intent, label, attrs, full = label) {
+  // A Majda Power's button: its words, named by them and then `said` (words heard, not seen:
+  // −1 is "−1, decrease"), so that voice control ("click minus one") finds it. Its cost is
+  // drawn after the words as "−10" (CSS, from data-cost: not part of the name) and said as the
+  // button's description (#power-cost).
+  powerButton(game, t, intent, label, attrs, said = "") {
     const cost = game.next_power_cost;
     const node = button(intent, label, { className: "button power", ...attrs });
-    if (cost !== null) node.append(el("span", { class: "cost", text: ` −${cost}` }));
-    node.setAttribute("aria-label", cost === null ? full : t("power_label", { what: full, cost }));
+    if (said) node.setAttribute("aria-label", `${label}, ${said}`);
+    if (cost !== null) {
+      node.dataset.cost = `−${cost}`;
+      node.setAttribute("aria-describedby", "power-cost");
+    }
     return node;
   }
 
@@ -314,12 +322,12 @@ export class View {
   // several steps), in place of the rescues.
   renderPowers(game, ui, t) {
     const row = this.$("powers");
+    this.$("power-cost").textContent = game.next_power_cost === null ? "" : t("power_cost", { cost: game.next_power_cost });
     const magdagdon = game.phase === "magdagdon" && !ui.reroll;
     const adjusting = magdagdon && ui.selected !== null;
     row.hidden = game.powers_left === 0 || game.phase === "over" || game.phase === "roll"
       || (magdagdon && (ui.ruinMode || game.next_power_cost === null || (!game.rescues.length && !adjusting)));
     if (row.hidden) return row.replaceChildren();
-    const cost = game.next_power_cost;
     const die = ui.selected !== null ? game.dice[ui.selected] : null;
     if (ui.reroll) {
       const n = ui.chosen.size;
@@ -345,7 +353,7 @@ export class View {
         const what = t(r.delta > 0 ? "hint_increase" : "hint_decrease", { n: r.die + 1 });
         const node = button("rescue", "", {
           className: "button power rescue", "data-rescue-die": r.die, "data-delta": r.delta, disabled: ui.busy,
-          "aria-label": t("power_label", { what, cost }),
+          "aria-label": what, "aria-describedby": "power-cost",
         });
         node.append(dieFace(game.dice[r.die].value), el("span", { text: r.delta > 0 ? "+1" : "−1" }));
         return node;
@@ -353,8 +361,8 @@ export class View {
       return;
     }
     row.replaceChildren(
-      this.powerButton(game, t, "adjust", "−1", { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }, t("decrease")),
-      this.powerButton(game, t, "adjust", "+1", { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }, t("increase")),
+      this.powerButton(game, t, "adjust", "−1", { "data-delta": "-1", disabled: ui.busy || !die || !die.can_decrease }, t("power_decrease")),
+      this.powerButton(game, t, "adjust", "+1", { "data-delta": "1", disabled: ui.busy || !die || !die.can_increase }, t("power_increase")),
       ...(magdagdon ? [] : [this.rerollButton(game, ui, t)]));
   }
 
