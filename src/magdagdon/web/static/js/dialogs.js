@@ -60,6 +60,7 @@ export class Dialogs {
     this.question = doc.getElementById("confirm");
     this.answer = null; // resolves the question's promise while it is open
     this.pendingFocus = null; // a control to focus once it is drawn (see paintSheet)
+    this.wantedFocus = null; // a control a screen asked the keyboard to go to (focusAfterPaint)
     this.question.addEventListener("close", () => this.settle(false));
   }
 
@@ -81,8 +82,8 @@ export class Dialogs {
     const focused = this.doc.activeElement;
     // (while a screen loads, the control may be missing for a paint: it is looked for again)
     const inside = focused !== body && body.contains(focused);
-    const key = focused === body ? this.pendingFocus : inside ? focusKey(focused) : null;
-    this.pendingFocus = null;
+    const key = this.wantedFocus || (focused === body ? this.pendingFocus : inside ? focusKey(focused) : null);
+    this.pendingFocus = this.wantedFocus = null;
     this.doc.getElementById("sheet-title").textContent = title;
     body.replaceChildren(...content.filter(Boolean));
     if (!this.sheet.open) this.sheet.showModal();
@@ -98,6 +99,12 @@ export class Dialogs {
       body.focus();
       if (!again) this.pendingFocus = key;
     }
+  }
+
+  // The keyboard goes to this control (a selector) when the sheet is next drawn, wherever it was:
+  // a puzzle's NEXT PUZZLE once its verdict is shown.
+  focusAfterPaint(selector) {
+    this.wantedFocus = selector;
   }
 
   closeSheet() {

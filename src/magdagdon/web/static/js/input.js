@@ -30,21 +30,35 @@ export function bindInput(doc, dispatch) {
   });
   doc.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (doc.querySelector("dialog[open]")) return; // dialogs keep their own keys (Escape closes)
     const tag = event.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    if (event.key >= "1" && event.key <= "4") {
-      dispatch("die", { die: String(Number(event.key) - 1), key: "1" });
-    } else if (ARROWS[event.key] && event.target.closest(".board")) {
-      dispatch("move-focus", { by: ARROWS[event.key] });
-    } else if (event.key === "Enter" && !event.target.closest("button")) {
-      dispatch("enter", {});
-    } else if (KEYS[event.key]) {
-      const [intent, data = {}] = KEYS[event.key];
-      dispatch(intent, data);
-    } else {
-      return;
-    }
+    // Dialogs keep their own keys (Escape closes), but for a board of their own: a screen's
+    // part marked data-keys="puzzle" takes the game board's keys, sent as "puzzle-key".
+    const keyed = doc.querySelector("dialog[open]") ? keyedPart(event.target) : null;
+    if (doc.querySelector("dialog[open]") && !keyed) return;
+    const found = intentOfKey(event);
+    if (!found || (keyed && !SHARED.has(found[0]))) return;
+    const [intent, data] = found;
+    if (keyed) dispatch(`${keyed.dataset.keys}-key`, { command: intent, ...data });
+    else dispatch(intent, data);
     event.preventDefault();
   });
+}
+
+// What a key asks for on a board: [intent, data], or null.
+function intentOfKey(event) {
+  if (event.key >= "1" && event.key <= "4") return ["die", { die: String(Number(event.key) - 1), key: "1" }];
+  if (ARROWS[event.key]) return event.target.closest(".board, .puzzle-board") ? ["move-focus", { by: ARROWS[event.key] }] : null;
+  if (event.key === "Enter") return event.target.closest("button") ? null : ["enter", {}];
+  if (KEYS[event.key]) return [KEYS[event.key][0], KEYS[event.key][1] || {}];
+  return null;
+}
+
+// The game's keys a board in a dialog takes too (ROLL, HINT and the rules are the game's).
+const SHARED = new Set(["die", "move-focus", "enter", "take-back-last", "confirm"]);
+
+// The part of a dialog that takes the board's keys: the one the focus is in, or the one right
+// inside what has the focus (the sheet's body, focused when it was drawn again).
+function keyedPart(target) {
+  return target.closest("[data-keys]") || target.querySelector(":scope > [data-keys]");
 }

@@ -9,7 +9,7 @@
 import { ApiError } from "./api.js";
 import { button, el, svg } from "./dom.js";
 import { miniBoard } from "./sheets.js";
-import { DIFFICULTY_NAMES, describePlan, dieFace, ruinIcon, squareAt } from "./view.js";
+import { DIFFICULTY_NAMES, capitalized, describePlan, dieFace, ruinIcon, squareAt } from "./view.js";
 
 if (!document.querySelector("link[data-puzzles]")) {
   document.head.append(el("link", { rel: "stylesheet", href: new URL("../css/puzzles.css", import.meta.url).href, "data-puzzles": "" }));
@@ -76,6 +76,7 @@ export class Puzzles {
     this.reroll = false;
     this.chosen = new Set();
     this.ruin = null;
+    this.focus = 0; // the board's square the keyboard is on (arrows move it)
     this.result = null;
     this.summary = null;
     this.error = "";
@@ -135,6 +136,7 @@ export class Puzzles {
     this.puzzle = this.view = null;
     this.actions = [];
     this.selected = this.ruin = null;
+    this.focus = 0;
     this.reroll = false;
     this.chosen.clear();
     this.empty = false;
@@ -181,6 +183,7 @@ export class Puzzles {
       case "puzzle-difficulty": this.difficulty = DIFFICULTY_NAMES[data.value] ? data.value : "peaceful"; return this.next();
       case "puzzle-theme": this.theme = THEMES.includes(data.value) ? data.value : ""; return this.next();
       case "puzzle-next": return this.next();
+      case "puzzle-key": return this.key(data);
       case "puzzle-die": return this.tapDie(Number(data.die));
       case "puzzle-square": return this.tapSquare(Number(data.square));
       case "puzzle-adjust": return this.act({ type: "adjust", die: Number(data.die), delta: Number(data.delta) });
@@ -202,6 +205,39 @@ export class Puzzles {
     }
   }
 
+  // The game board's keys on the puzzle's (input.js): 1–4 a die (the keyboard goes to the first
+  // square that takes it), arrows between squares, Enter CONFIRM unless on a control (a square
+  // is a button: Enter places there), Backspace takes the last die back, C confirms.
+  key({ command, die, by }) {
+    if (this.result || !this.view) return;
+    switch (command) {
+      case "die": {
+        this.tapDie(Number(die));
+        const chosen = this.selected !== null ? this.view.dice[this.selected] : null;
+        if (chosen && chosen.legal_cells.length) this.focusSquare(chosen.legal_cells[0]);
+        return;
+      }
+      case "move-focus": {
+        const r = Math.min(3, Math.max(0, Math.floor(this.focus / 4) + by[0]));
+        const c = Math.min(3, Math.max(0, (this.focus % 4) + by[1]));
+        return this.focusSquare(4 * r + c);
+      }
+      case "take-back-last": {
+        const staged = this.view.staged;
+        if (staged.length) return this.act({ type: "unstage", die: staged[staged.length - 1] });
+        return;
+      }
+      case "enter": case "confirm": return this.handle("puzzle-confirm", {});
+    }
+  }
+
+  // The keyboard on that square of the board (the board is one stop of Tab: its square).
+  focusSquare(square) {
+    this.focus = square;
+    this.c.paint();
+    this.c.doc.querySelector(`#sheet .puzzle-board [data-square="${square}"]`)?.focus();
+  }
+
   tapDie(die) {
     if (this.result || !this.view) return;
     const found = this.view.dice[die];
@@ -220,6 +256,7 @@ export class Puzzles {
   tapSquare(square) {
     if (this.result || !this.view) return;
     const view = this.view;
+    this.focus = square;
     if (view.phase === "magdagdon") {
       if (!view.ruin_choices.includes(square)) return;
       this.ruin = this.ruin === square ? null : square;
@@ -270,6 +307,7 @@ export class Puzzles {
       this.error = "";
       this.c.view.announce(this.t(this.result.solved ? "puzzle_solved" : "puzzle_missed"));
       await this.loadSummary(false); // (the rating's line with the verdict, in one paint)
+      this.c.dialogs.focusAfterPaint("#puzzle-next"); // (the verdict is said: the way on has the keys)
     } catch (error) {
       this.error = this.c.errorText(error);
     } finally {
@@ -322,7 +360,7 @@ export class Puzzles {
       return [this.ratingLine(t), el("p", { role: "status", text: t(this.mode === "own" ? (searching ? "puzzle_own_searching" : "puzzle_own_none") : "puzzle_none_left") })];
     }
     if (!this.puzzle || !this.view) return [el("p", { role: "status", text: t("loading") })];
-    return this.result ? this.resultPart(t) : this.playPart(t);
+    return this.result ? this.resultPart(t) : [el("div", { class: "puzzle-play", "data-keys": "puzzle" }, ...this.playPart(t))];
   }
 
   task(t) {
@@ -352,14 +390,22 @@ export class Puzzles {
     const legal = new Set(die ? die.legal_cells : []);
     const ruins = new Set(v.phase === "magdagdon" ? v.ruin_choices : []);
     const staged = new Set(v.dice.filter((d) => d.cell !== null).map((d) => d.cell));
+    const onSquare = new Map(v.dice.filter((d) => d.cell !== null).map((d) => [d.cell, d]));
     const squares = [...board].map((ch, sq) => {
       const classes = ["square"];
       if (legal.has(sq)) classes.push("legal");
       if (ruins.has(sq)) classes.push("ruin-choice");
-      if (staged.has(sq)) classes.push("staged");
+      if (onSquare.has(sq)) classes.push("staged");
       if (ch === "X" || this.ruin === sq) classes.push("ruin");
-      const label = `${squareAt(t, sq)}: ${ch === "." ? t("square_empty") : ch === "X" ? t("square_ruin") : ch}`;
-      return el("button", { type: "button", class: classes.join(" "), "data-intent": "puzzle-square", "data-square": sq, "aria-label": label },
+      // said as the game board says it: what is there, and whether the selected die (or the
+      // RUIN) can go there, not only by its colour
+      let what = t("square_empty");
+      if (ch === "X" || this.ruin === sq) what = t("square_ruin");
+      else if (onSquare.has(sq)) what = t("square_staged", { n: ch, die: onSquare.get(sq).index + 1 });
+      else if (ch !== ".") what = t("square_number", { n: ch });
+      const can = legal.has(sq) ? t("square_legal", { n: die.value }) : ruins.has(sq) && this.ruin !== sq ? t("square_can_ruin") : "";
+      const label = [capitalized(squareAt(t, sq)), what, can].filter(Boolean).join(", ");
+      return el("button", { type: "button", class: classes.join(" "), "data-intent": "puzzle-square", "data-square": sq, "aria-label": label, tabIndex: sq === this.focus ? 0 : -1 },
         ch === "X" || this.ruin === sq ? ruinIcon() : ch !== "." ? dieFace(Number(ch)) : null);
     });
     return el("div", { class: "puzzle-board", role: "group", "aria-label": t("board") }, ...squares);
@@ -372,7 +418,9 @@ export class Puzzles {
         if (this.selected === d.index) classes.push("selected");
         if (this.chosen.has(d.index)) classes.push("chosen");
         if (d.cell !== null) classes.push("on-board");
-        return el("button", { type: "button", class: classes.join(" "), "data-intent": "puzzle-die", "data-die": d.index, "aria-pressed": String(this.selected === d.index || this.chosen.has(d.index)), "aria-label": t("die_label", { n: d.index + 1, value: d.value, where: d.cell === null ? t("die_in_tray") : t("die_on_square", { n: d.cell + 1 }) }) }, dieFace(d.value));
+        const label = t("die_label", { n: d.index + 1, value: d.value, where: d.cell === null ? t("die_in_tray") : t("die_on_square", { n: d.cell + 1 }) });
+        const nowhere = d.cell === null && !d.legal_cells.length ? `, ${t("die_fits_nowhere")}` : "";
+        return el("button", { type: "button", class: classes.join(" "), "data-intent": "puzzle-die", "data-die": d.index, "aria-pressed": String(this.selected === d.index || this.chosen.has(d.index)), "aria-label": label + nowhere }, dieFace(d.value));
       }));
   }
 
