@@ -192,6 +192,8 @@ SCREENS: dict[str, Callable[[Any, str], None]] = {
     "mygames": with_a_challenge("mygames"),
     "stats": with_a_challenge("stats"),
     "leagues": sheet("leagues"),
+    "daily": sheet("daily"),
+    "account": sheet("account"),
 }
 
 
