@@ -123,20 +123,32 @@ def test_it_completes_the_straight() -> None:
 def test_powers_and_ruins_are_options_with_their_cost() -> None:
     """PEACEFUL, 4 4 4 4 and one square left that takes 1, 2 or 3: a 1 makes row 4 a
     STRAIGHT (+60), a 2 column 4 a FOUR (+40). Rerolling all four dice (−10) is worth far
-    more than DECREASE −1 to a 3 (−10), which is still better than a RUIN (−15)."""
+    more than DECREASE −1 twice to a 2 for the FOUR (−10 −20), better than once to a 3
+    (−10), which is still better than a RUIN (−15)."""
     game = game_at("2222/2222/2222/432.", (4, 4, 4, 4), "peaceful")
     assert game.phase is Phase.MAGDAGDON
     options = StrongPlayer().options(game)
     best = options[0]
     assert best.actions == [{"type": "reroll", "dice": [0, 1, 2, 3]}]
     by_kind: dict[str, float] = {}
-    for option in options:
-        by_kind.setdefault(option.actions[0]["type"], option.value)
+    for option in options:  # (the best of each kind: a plan's REROLL or RUIN says its kind)
+        types = {a["type"] for a in option.actions}
+        kind = next(k for k in ("reroll", "accept_magdagdon", "adjust") if k in types)
+        by_kind.setdefault(kind, option.value)
     assert by_kind["reroll"] > by_kind["adjust"] > by_kind["accept_magdagdon"]
     # the reroll is valued by its expectation: about 0.52 x 62 + 0.29 x 44 + ... - 10
     ruin = by_kind["accept_magdagdon"]
     assert 40 < by_kind["reroll"] - ruin < 60
-    assert by_kind["adjust"] - ruin == pytest.approx(15 + 6 - 10, abs=0.01)
+    assert by_kind["adjust"] - ruin == pytest.approx(15 + 4 + 40 - 10 - 20, abs=0.01)
+    by_plan = {tuple(map(str, o.actions)): o.value for o in options}
+    twice = [{"type": "adjust", "die": 0, "delta": -1}] * 2 + [
+        {"type": "stage", "die": 0, "cell": 15}
+    ]
+    assert by_plan[tuple(map(str, [*twice, {"type": "confirm"}]))] == by_kind["adjust"]
+    once = [{"type": "adjust", "die": 0, "delta": -1}, {"type": "stage", "die": 0, "cell": 15}]
+    assert by_plan[tuple(map(str, [*once, {"type": "confirm"}]))] - ruin == pytest.approx(
+        15 + 6 - 10, abs=0.01
+    )
 
 
 def test_options_are_best_first_and_each_plan_is_legal() -> None:

@@ -250,16 +250,20 @@ def deep_value(game: Game, option: Option, player: StrongPlayer | None = None) -
             nxt = Game.from_position(game.difficulty, board, roll, powers_used=powers_used)
             total += probability * deep.options(nxt)[0].value
         return total
-    # a REROLL: the mean over what the chosen dice may show of the best play of the roll
+    # a REROLL (after any ±1 changes): the mean over what the chosen dice may show of the
+    # best play of the roll
+    before = game.copy()
+    for action in option.prefix[:-1]:
+        before.apply(action)
     reroll: Any = option.prefix[-1]
     chosen = list(reroll["dice"])
-    kept = [d.value for d in game.dice if d.index not in chosen]
+    kept = [d.value for d in before.dice if d.index not in chosen]
     from .rolls import outcomes
 
     total = 0.0
     for outcome, probability in outcomes(len(chosen)):
         nxt = Game.from_position(
-            game.difficulty, game.board, (*kept, *outcome), powers_used=game.powers_used + 1
+            game.difficulty, game.board, (*kept, *outcome), powers_used=before.powers_used + 1
         )
         total += probability * deep.options(nxt)[0].value
     return total

@@ -6,11 +6,12 @@ score plus ``weights · features`` (:mod:`magdagdon.ai.features`), fitted from s
 
 A decision lists every option of the turn, each with the afterstate it leads to:
 
-- PLACE: every distinct staged result of at least the minimum; with powers left, also every
-  DECREASE/INCREASE of one die followed by the best placement of the changed roll (its
-  penalty counted);
-- MAGDAGDON: a RUIN on every empty square; with powers left, every certain ±1 rescue, and
-  every REROLL of a set of dice, valued as the expectation over the rerolled dice.
+- PLACE: every distinct staged result of at least the minimum;
+- MAGDAGDON: a RUIN on every empty square;
+- with powers left, in either: the same after any number and order of DECREASE/INCREASE the
+  powers allow (one roll for each distinct set of dice they lead to), and every REROLL of a
+  set of tray dice after any such changes (one for each distinct set of dice kept), valued as
+  the expectation over the rerolled dice; the penalties counted (:meth:`~StrongPlayer.candidates`).
 
 The options are ranked by the learned value; the best few (``breadth``, more within a work
 ``budget``, fewer once a work ``limit`` is reached) are then valued by a one-roll expectimax:
@@ -186,42 +187,98 @@ class StrongPlayer:
         return value_model(difficulty, self.value)
 
     def options(self, game: Game) -> list[Option]:
-        """Every option of the turn, best first (PLACE or MAGDAGDON)."""
-        ev = self.evaluator(game.difficulty)
-        paid = game.power_penalty
+        """The options of the turn the player weighs, best first (PLACE or MAGDAGDON): the
+        :meth:`candidates`, but that on a roll that can be placed a power must beat the best
+        placement by ``power_margin`` (the best of many estimates is biased upwards, and a
+        power is spent for good); the best of them searched."""
+        found = self.candidates(game)
         p = game.powers_left
-        cells = game.board.cells
-        found: list[Option] = []
-        if game.phase is Phase.PLACE:
-            found += self._placements(game, ev, [], p, paid)
-        elif game.phase is Phase.MAGDAGDON:
-            for sq in range(16):
-                if cells[sq] == EMPTY:
-                    after = (*cells[:sq], RUIN, *cells[sq + 1 :])
-                    found.append(
-                        Option(
-                            [actions.accept_magdagdon(sq)],
-                            ev.learned(after, p) - paid,
-                            after,
-                            p,
-                        )
-                    )
-        else:
-            return []
-        if p > 0:
-            adjusted = self._adjustments(game, ev, p, paid)
-            if game.phase is Phase.PLACE:
-                # a power on a placeable roll must beat the best placement by a margin: the
-                # best of many estimates is biased upwards, and a power is spent for good
-                bar = max(o.value for o in found) + self.power_margin
-                adjusted = [o for o in adjusted if o.value > bar]
-            found += adjusted
-            if game.phase is Phase.MAGDAGDON:
-                found += self._rerolls(game, ev, p, paid)
+        if game.phase is Phase.PLACE and p > 0:
+            plain = [o for o in found if o.powers_left == p]
+            bar = max(o.value for o in plain) + self.power_margin
+            found = plain + [o for o in found if o.powers_left < p and o.value > bar]
         found.sort(key=lambda o: -o.value)
         if self.search:
-            self._search(found, ev, paid, *self.settings(game.difficulty))
+            ev = self.evaluator(game.difficulty)
+            self._search(found, ev, game.power_penalty, *self.settings(game.difficulty))
         return found
+
+    def candidates(self, game: Game) -> list[Option]:
+        """Every plan of the turn (PLACE or MAGDAGDON), up to equivalence, valued by the
+        learned value of its afterstate (a REROLL by its expectation), its penalties paid:
+        after each distinct roll that ±1 changes lead to (:meth:`_power_states`, the roll as
+        it is first), every placement in PLACE and every RUIN in MAGDAGDON, and with a power
+        left every REROLL of a set of tray dice. Two plans are equivalent when they leave the
+        same afterstate with the same powers, or reroll as many dice keeping the same values
+        with the same powers (staging before a REROLL only keeps a die out of it)."""
+        if game.phase not in (Phase.PLACE, Phase.MAGDAGDON):
+            return []
+        ev = self.evaluator(game.difficulty)
+        paid = game.power_penalty
+        cells = game.board.cells
+        found: list[Option] = []
+        afters: set[tuple[tuple[int, ...], int]] = set()
+        kept_sets: set[tuple[Roll, int, int]] = set()
+        for i, (trial, before, cost) in enumerate(self._power_states(game, ev)):
+            p = trial.powers_left
+            plans: list[Option] = []
+            if i == 0 and trial.phase is Phase.PLACE:
+                plans = self._placements(game, ev, [], p, paid)  # (the staged dice kept)
+            elif trial.phase is Phase.PLACE:
+                plans = self._placements(trial, ev, before, p, paid + cost)
+            elif trial.phase is Phase.MAGDAGDON:
+                for sq in range(16):
+                    if cells[sq] == EMPTY:
+                        after = (*cells[:sq], RUIN, *cells[sq + 1 :])
+                        value = ev.learned(after, p) - paid - cost
+                        plans.append(
+                            Option([*before, actions.accept_magdagdon(sq)], value, after, p)
+                        )
+            for option in plans:
+                if (option.after, p) in afters:
+                    continue  # the same afterstate by other changes (the same penalties)
+                afters.add((option.after, p))  # type: ignore[arg-type]
+                option.cost = cost
+                found.append(option)
+            if p > 0:
+                found += self._rerolls(trial, ev, before, cost, kept_sets)
+        return found
+
+    def _power_states(self, game: Game, ev: Evaluator) -> list[tuple[Game, list[Action], int]]:
+        """The turn's roll (staged dice taken back) after each distinct sequence of ±1 changes
+        the powers allow, the roll as it is first: (the game after them, their actions, the
+        penalties they cost). Sequences that lead to the same dice with the same powers are
+        one."""
+        start = game.copy()
+        before: list[Action] = []
+        if start.staged:
+            start.unstage_all()
+            before.append(actions.unstage_all())
+        states = [(start, before, 0)]
+        seen = {(tuple(sorted(d.value for d in start.dice)), start.powers_left)}
+        frontier = list(states)
+        while frontier:
+            grown = []
+            for trial, done, cost in frontier:
+                if trial.powers_left == 0 or trial.phase not in (Phase.PLACE, Phase.MAGDAGDON):
+                    continue
+                price = ev.power_cost(trial.powers_left)
+                for die in trial.dice:
+                    for delta in (-1, 1):
+                        if not trial.can_adjust(die.index, delta):
+                            continue
+                        changed = trial.copy()
+                        changed.adjust(die.index, delta)
+                        key = (tuple(sorted(d.value for d in changed.dice)), changed.powers_left)
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                        grown.append(
+                            (changed, [*done, actions.adjust(die.index, delta)], cost + price)
+                        )
+            states += grown
+            frontier = grown
+        return states
 
     def _placements(
         self, game: Game, ev: Evaluator, before: list[Action], p: int, paid: int
@@ -232,33 +289,6 @@ class StrongPlayer:
             after = _place(cells, order)
             value = ev.learned(after, p) - paid
             out.append(Option(before, value, after, p, order=order, game=game))
-        return out
-
-    def _adjustments(self, game: Game, ev: Evaluator, p: int, paid: int) -> list[Option]:
-        cost = ev.power_cost(p)
-        out: list[Option] = []
-        seen: set[tuple[int, int]] = set()
-        for die in game.dice:
-            for delta in (-1, 1):
-                if (die.value, delta) in seen:
-                    continue
-                if die.cell is not None:
-                    continue  # a staged twin of a tray value was or will be considered
-                trial = game.copy()
-                before: list[Action] = []
-                if trial.staged:
-                    trial.unstage_all()
-                    before.append(actions.unstage_all())
-                if not trial.can_adjust(die.index, delta):
-                    continue
-                seen.add((die.value, delta))
-                trial.adjust(die.index, delta)
-                if trial.phase is not Phase.PLACE:
-                    continue
-                before.append(actions.adjust(die.index, delta))
-                for option in self._placements(trial, ev, before, p - 1, paid + cost):
-                    option.cost = cost
-                    out.append(option)
         return out
 
     def reroll_value(self, game: Game, chosen: Sequence[int]) -> float:
@@ -275,20 +305,32 @@ class StrongPlayer:
             expected += prob * values[tuple(sorted(kept + outcome))]
         return expected - game.power_penalty - ev.power_cost(p)
 
-    def _rerolls(self, game: Game, ev: Evaluator, p: int, paid: int) -> list[Option]:
-        cost = ev.power_cost(p)
+    def _rerolls(
+        self,
+        game: Game,
+        ev: Evaluator,
+        before: list[Action],
+        cost: int,
+        seen: set[tuple[Roll, int, int]],
+    ) -> list[Option]:
+        """Every REROLL of a set of the dice of ``game`` (nothing staged), after ``before``
+        (that cost ``cost``), but those keeping values already ``seen`` (with as many dice
+        rerolled and as many powers left), which it adds to."""
+        p = game.powers_left
+        price = ev.power_cost(p)
         dice = [d.value for d in game.dice]
         out = []
-        seen: set[Roll] = set()
         for k in range(1, 5):
             for chosen in combinations(range(4), k):
                 kept = tuple(sorted(dice[i] for i in range(4) if i not in chosen))
-                if kept in seen:
+                if (kept, k, p - 1) in seen:
                     continue
-                seen.add(kept)
+                seen.add((kept, k, p - 1))
                 value = self.reroll_value(game, chosen)
                 action: Action = actions.reroll(chosen)
-                out.append(Option([action], value, None, p - 1, cost, searched=True))
+                out.append(
+                    Option([*before, action], value, None, p - 1, cost + price, searched=True)
+                )
         return out
 
     def _search(
