@@ -30,10 +30,21 @@ REROLL draws its dice from the game's seed exactly as the server does, so a game
 Both levels run on the engine's C fast path (:mod:`magdagdon.engine.fast`) when it is
 built, else on the pure-Python engine (the same games, more slowly). At turn level,
 ``afterstates()`` gives the boards each turn-ending id leaves, for afterstate learning.
+
+For policy gradients with a flat action head (sb3-contrib's ``MaskablePPO``), which cannot
+span the turn level's 83,679 ids, :class:`CandidateEnv` (``"MagdagdonCandidates-v0"``) gives
+the turn level as a list of at most 64 candidates, each described by its afterstate, the
+points it scores and the powers it spends, and a masked index action:
+
+>>> env = gymnasium.make("magdagdon.gym:MagdagdonCandidates-v0", difficulty="nightmare")
+>>> obs, info = env.reset(seed=1)
+>>> env.action_space, obs.shape, int(info["action_mask"].sum())
+(Discrete(64), (1869,), 64)
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Final, SupportsFloat
 
 import gymnasium
@@ -43,8 +54,11 @@ from numpy.typing import NDArray
 
 from .engine import MAX_GAME_ACTIONS, Difficulty, Game, fast
 from .engine import encoding as enc
+from .engine.scoring import RUIN_PENALTY, line_bonus
 
 ENV_ID: Final = "Magdagdon-v0"
+CANDIDATES_ENV_ID: Final = "MagdagdonCandidates-v0"
+"""The turn level as candidates with a masked index action (:class:`CandidateEnv`)."""
 
 Observation = NDArray[np.float32]
 
@@ -135,6 +149,28 @@ class MagdagdonEnv(gymnasium.Env[Observation, np.int64]):
             legal = self._play.legal_actions()
         self._mask[:] = False
         self._mask[legal] = True
+
+    def legal_ids(self) -> list[int]:
+        """The legal ids now, increasing (none once the game is over)."""
+        if self._fast is not None:
+            return self._fast.legal_actions()
+        assert self._play is not None
+        return self._play.legal_actions()
+
+    def board(self) -> NDArray[np.uint8]:
+        """The board now: 16 squares as the engine's :class:`~magdagdon.engine.Board` holds
+        them (0 empty, 1-6, 7 RUIN)."""
+        if self._fast is not None:
+            return np.frombuffer(self._fast.state()[0], np.uint8).copy()
+        assert self._play is not None
+        return np.array(self._play.game.board.cells, dtype=np.uint8)
+
+    def powers_used(self) -> int:
+        """The Majda Powers used so far in this game."""
+        if self._fast is not None:
+            return int(self._fast.state()[4])
+        assert self._play is not None
+        return self._play.game.powers_used
 
     def afterstates(self) -> tuple[NDArray[np.int64], NDArray[np.uint8]]:
         """The ids that end the turn now, each with the board it leaves (16 squares as the
@@ -255,6 +291,222 @@ def _with_ruins(
     return np.array(ids + ruins, dtype=np.int64), boards
 
 
+# --- the turn level as a list of candidates, for policy gradients ---------------------------
+
+
+CANDIDATES: Final = 64
+""":class:`CandidateEnv`'s bound on the candidates of a decision (its ``Discrete`` size) by
+default."""
+CANDIDATE_FEATURES: Final = 25
+"""The numbers that describe one candidate (see :class:`CandidateEnv`)."""
+CAND_AFTERSTATE: Final = 0
+"""Offset of a candidate's afterstate: 16 squares, 0 empty, ``v / 6`` a number, -1 a RUIN."""
+CAND_POINTS: Final = 16
+"""Offset of the points the candidate scores now (the change of the score), / 100."""
+CAND_POWERS: Final = 17
+"""Offset of the Majda Powers it spends (1 for a power, else 0)."""
+CAND_KIND: Final = 18
+"""Offset of its kind, one-hot: a plan (a whole turn), a RUIN, DECREASE, INCREASE, REROLL."""
+CAND_DICE: Final = 23
+"""Offset of the dice a power changes: ``v / 6`` of DECREASE's or INCREASE's die, the number
+of dice / 4 of a REROLL; 0 for a plan or a RUIN."""
+CAND_PRESENT: Final = 24
+"""Offset of 1 for a candidate, 0 for an empty slot."""
+_SQUARE_FEATURE: Final = np.array([0, *(v / 6 for v in range(1, 7)), -1], dtype=np.float32)
+_LINE_SQUARES: Final = np.array(
+    [[4 * r + c for c in range(4)] for r in range(4)]
+    + [[4 * r + c for r in range(4)] for c in range(4)]
+)
+_LINE_PLACES: Final = np.array([1, 8, 64, 512])
+
+
+@functools.cache
+def _line_points() -> NDArray[np.float64]:
+    """What each of the 8**4 lines (4 squares of 0-7) adds to a board's score: its numbers,
+    its bonus, and half the penalty of each RUIN on it (a RUIN lies on two lines)."""
+    table = np.zeros(8**4)
+    for code in range(8**4):
+        line = [code // 8**k % 8 for k in range(4)]
+        bonus = line_bonus(line)
+        table[code] = (
+            sum(v for v in line if 1 <= v <= 6)
+            + (bonus.points if bonus else 0)
+            - RUIN_PENALTY / 2 * line.count(7)
+        )
+    return table
+
+
+def board_scores(boards: NDArray[np.uint8]) -> NDArray[np.float64]:
+    """The engine's score of each board of ``boards`` (n, 16), without power penalties: the
+    sum of its lines' points (:func:`~magdagdon.engine.score_board`, vectorised)."""
+    lines = boards[:, _LINE_SQUARES].astype(np.int64) @ _LINE_PLACES
+    scores: NDArray[np.float64] = _line_points()[lines].sum(axis=1)
+    return scores
+
+
+class CandidateEnv(gymnasium.Env[Observation, np.int64]):
+    """The turn level as a short list of candidates with a masked index action, for policy
+    gradients (``MaskablePPO`` and the like), whose flat action head cannot span the turn
+    level's 83,679 ids: ``gymnasium.make("magdagdon.gym:MagdagdonCandidates-v0", ...)``.
+
+    A decision's candidates are its legal turn-level ids (:class:`MagdagdonEnv` with
+    ``turn_level=True``: the turn's distinct staged sets, the powers, the RUINS), at most
+    ``candidates`` of them: every power and RUIN, and the plans that score the most now, ties
+    drawn by the environment's generator (seeded by ``reset(seed=...)``), when there are more
+    than the bound (in random play about one decision in six, mostly early turns). They are in
+    slots ``0 .. n-1``, the most points first; the action is a slot
+    (``Discrete(candidates)``), ``action_masks()`` and ``info["action_mask"]`` say which
+    slots hold one, and ``info["candidates"]`` (``candidate_ids()``) their turn-level ids (-1
+    for an empty slot).
+
+    The observation is :func:`~magdagdon.engine.encoding.observation` (269 numbers), then for
+    each slot :data:`CANDIDATE_FEATURES` numbers (the ``CAND_*`` offsets): the afterstate (the
+    board the candidate leaves: a power leaves it as it is), the points it scores now (/ 100),
+    the powers it spends, its kind, the dice a power changes, and whether the slot holds one.
+    The reward is the change of the score, as in :class:`MagdagdonEnv`; chance and seeds are
+    its (``reset(seed=s)`` plays the server's game of seed ``s``; ``replay()`` replays it).
+    """
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        difficulty: Difficulty | str = "peaceful",
+        candidates: int = CANDIDATES,
+        render_mode: str | None = None,
+        use_fast: bool | None = None,
+    ) -> None:
+        """An environment of ``difficulty`` whose decisions list at most ``candidates``
+        candidates (at least 24: room for every power and a plan)."""
+        if not isinstance(candidates, int) or candidates < 24:
+            raise ValueError(f"candidates is a whole number of at least 24, not {candidates!r}")
+        self.inner = MagdagdonEnv(difficulty, True, render_mode, use_fast)
+        """The turn-level environment the candidates are played on."""
+        self.difficulty = self.inner.difficulty
+        self.render_mode = render_mode
+        self.candidates = candidates
+        self.action_space = spaces.Discrete(candidates)
+        size = enc.OBS_SIZE + candidates * CANDIDATE_FEATURES
+        self.observation_space = spaces.Box(-1.0, 6.0, (size,), np.float32)
+        self._obs = np.zeros(size, dtype=np.float32)
+        self._features = self._obs[enc.OBS_SIZE :].reshape(candidates, CANDIDATE_FEATURES)
+        self._ids = np.full(candidates, -1, dtype=np.int64)
+        self._mask = np.zeros(candidates, dtype=np.bool_)
+
+    @property
+    def game_seed(self) -> int:
+        """The seed of the current game's dice (the server's ``seed``)."""
+        return self.inner.game_seed
+
+    @property
+    def history(self) -> list[int]:
+        """The turn-level ids played in the current game."""
+        return self.inner.history
+
+    def replay(self) -> enc.EncodedGame:
+        """The current game replayed on the pure-Python engine from its seed and ids."""
+        return self.inner.replay()
+
+    def _list(self, observation: Observation) -> None:
+        """Fill the candidates of the position ``observation`` shows."""
+        self._obs[: enc.OBS_SIZE] = observation
+        self._features[:] = 0.0
+        self._ids[:] = -1
+        self._mask[:] = False
+        legal = self.inner.legal_ids()
+        if not legal:
+            return
+        powers = [i for i in legal if enc.DECREASE <= i < enc.RUIN]
+        board = self.inner.board()
+        now = float(board_scores(board[None, :])[0])
+        ids, boards = self.inner.afterstates() if len(legal) > len(powers) else _NO_AFTERSTATE
+        points = board_scores(boards) - now if len(ids) else np.zeros(0)
+        room = self.candidates - len(powers)
+        ties = self.np_random.random(len(ids))
+        if len(ids) > room:  # the plans that score the most, ties drawn at random
+            keep = np.lexsort((ties, -points))[:room]
+            ids, boards, points, ties = ids[keep], boards[keep], points[keep], ties[keep]
+        if powers:
+            cost = -self.difficulty.penalties[self.inner.powers_used()]
+            ids = np.concatenate([ids, np.array(powers, dtype=np.int64)])
+            boards = np.concatenate([boards, np.repeat(board[None, :], len(powers), axis=0)])
+            points = np.concatenate([points, np.full(len(powers), float(cost))])
+            ties = np.concatenate([ties, self.np_random.random(len(powers))])
+        order = np.lexsort((ties, -points))
+        ids, boards, points = ids[order], boards[order], points[order]
+        n = len(ids)
+        features = self._features[:n]
+        features[:, CAND_AFTERSTATE : CAND_AFTERSTATE + 16] = _SQUARE_FEATURE[boards]
+        features[:, CAND_POINTS] = points / 100
+        power = (ids >= enc.DECREASE) & (ids < enc.RUIN)
+        features[:, CAND_POWERS] = power
+        kind = np.select(
+            [ids >= enc.PLAN, ids >= enc.RUIN, ids >= enc.REROLL, ids >= enc.INCREASE],
+            [0, 1, 4, 3],
+            default=2,
+        )
+        features[np.arange(n), CAND_KIND + kind] = 1.0
+        value = np.where(ids >= enc.INCREASE, ids - enc.INCREASE, ids - enc.DECREASE) + 1
+        rerolled = np.array([bin(int(m)).count("1") for m in ids - enc.REROLL]) / 4
+        features[:, CAND_DICE] = np.select(
+            [kind == 4, (kind == 2) | (kind == 3)], [rerolled, value / 6], default=0.0
+        )
+        features[:, CAND_PRESENT] = 1.0
+        self._ids[:n] = ids
+        self._mask[:n] = True
+
+    def candidate_ids(self) -> NDArray[np.int64]:
+        """The turn-level id of each slot (-1 for an empty one)."""
+        return self._ids.copy()
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The slots that hold a candidate (sb3-contrib's name)."""
+        return self._mask.copy()
+
+    def _info(self, inner: dict[str, Any]) -> dict[str, Any]:
+        info = {"action_mask": self._mask.copy(), "score": inner["score"]}
+        info["candidates"] = self._ids.copy()
+        if inner.get("illegal"):
+            info["illegal"] = True
+        return info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """A new game (see :meth:`MagdagdonEnv.reset`)."""
+        super().reset(seed=seed)
+        inner_seed = seed if seed is not None else int(self.np_random.integers(2**62))
+        observation, info = self.inner.reset(seed=inner_seed)
+        self._list(observation)
+        return self._obs.copy(), self._info(info)
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the candidate of slot ``action`` (a whole number of the action space, as
+        :meth:`MagdagdonEnv.step` takes; an empty slot changes nothing,
+        ``info["illegal"]``)."""
+        slot = _action_id(action, self.candidates)
+        if not self._mask[slot]:
+            return (
+                self._obs.copy(),
+                0.0,
+                False,
+                False,
+                self._info({"score": self.inner._score, "illegal": True}),
+            )
+        observation, reward, terminated, truncated, info = self.inner.step(int(self._ids[slot]))
+        self._list(observation)
+        return self._obs.copy(), reward, terminated, truncated, self._info(info)
+
+    def render(self) -> Any:
+        """As :meth:`MagdagdonEnv.render`."""
+        return self.inner.render()
+
+
+_NO_AFTERSTATE: Final = (np.zeros(0, dtype=np.int64), np.zeros((0, 16), dtype=np.uint8))
+
+
 # --- drawing ---------------------------------------------------------------------------------
 
 
@@ -320,6 +572,13 @@ if ENV_ID not in gymnasium.registry:
         max_episode_steps=MAX_GAME_ACTIONS,
         order_enforce=True,
     )
+if CANDIDATES_ENV_ID not in gymnasium.registry:
+    gymnasium.register(
+        id=CANDIDATES_ENV_ID,
+        entry_point="magdagdon.gym:CandidateEnv",
+        max_episode_steps=MAX_GAME_ACTIONS,
+        order_enforce=True,
+    )
 
 
 def _action_id(action: object, size: int) -> int:
@@ -335,4 +594,15 @@ def _action_id(action: object, size: int) -> int:
     return int(action)
 
 
-__all__ = ["ENV_ID", "MagdagdonEnv", "afterstates", "make_vec", "picture"]
+__all__ = [
+    "CANDIDATES",
+    "CANDIDATES_ENV_ID",
+    "CANDIDATE_FEATURES",
+    "ENV_ID",
+    "CandidateEnv",
+    "MagdagdonEnv",
+    "afterstates",
+    "board_scores",
+    "make_vec",
+    "picture",
+]
