@@ -4,7 +4,7 @@ its budget and its mean ± 95% interval, in one table.
 
 Run: ``python -m benchmarks.agents [--games 1000] [--costly-games 100] [--only AGENT ...]
 [--difficulties ...] [--bot package.module:Class ...] [--mcts-simulations 100]
-[--mcts-rollouts 1] [--ppo-steps 200000] [--ppo-seconds S] [--ppo-level die|turn]
+[--mcts-rollouts 1] [--ppo-steps 200000] [--ppo-seconds S] [--ppo-level die|turn|candidates]
 [--markdown]`` from the repository root (needs the ``[gym]`` and ``[spiel]``
 extras). Prints a line per row as it is played, and with ``--markdown`` (the lines then go to
 standard error) one table per difficulty, ready to paste into docs/agents.md; asserts
@@ -30,7 +30,9 @@ The rows (:data:`AGENTS`; ``--only`` keeps some):
 - ``ppo``: sb3-contrib's ``MaskablePPO`` (its defaults, an MLP policy, 8 environments, one
   torch thread) trained for ``--ppo-steps`` environment steps (or ``--ppo-seconds`` CPU
   seconds, looked at before each environment step: an update under way ends first) at die
-  level (``--ppo-level turn``: turn level), then played deterministically. The budget column
+  level (``--ppo-level turn``: turn level; ``--ppo-level candidates``: the turn level as a
+  list of candidates with a masked index action, ``MagdagdonCandidates-v0``), then played
+  deterministically. The budget column
   gives the steps, the CPU seconds and the process's peak memory (``ru_maxrss``).
   Needs torch and sb3-contrib, which are no dependency of the project: without them the row
   is skipped with a word. To get them, a virtual environment of its own, e.g.::
@@ -287,6 +289,76 @@ def same_dice(difficulty: str, index: int, observation: Any) -> bool:
     return bool(np.array_equal(observation, np.array(enc.observation(game), np.float32)))
 
 
+def candidate_scorer_policy(torch: Any, sb3_contrib: Any) -> Any:
+    """A MaskablePPO policy for ``MagdagdonCandidates-v0`` whose action head scores each
+    candidate with one small network shared by all slots (the position's summary and the
+    candidate's features in, a logit out), instead of the MLP policy's flat head, which
+    learns each slot's logit apart. The value is the MLP policy's (two layers of 64 over the
+    whole observation). Torch and sb3-contrib are given, as the caller imported them."""
+    from magdagdon.gym import CANDIDATE_FEATURES
+
+    nn = torch.nn
+    module: Any = nn.Module
+    base: Any = sb3_contrib.common.maskable.policies.MaskableActorCriticPolicy
+    width = 64
+
+    class Extractor(module):  # type: ignore[misc]
+        """The position's summary and the candidates' features (the actor's latent), and
+        the value's latent."""
+
+        def __init__(self, size: int) -> None:
+            super().__init__()
+            self.slots = (size - enc.OBS_SIZE) // CANDIDATE_FEATURES
+            self.latent_dim_pi = width + self.slots * CANDIDATE_FEATURES
+            self.latent_dim_vf = width
+            self.summary = nn.Sequential(
+                nn.Linear(enc.OBS_SIZE, width), nn.Tanh(), nn.Linear(width, width), nn.Tanh()
+            )
+            self.value = nn.Sequential(
+                nn.Linear(size, width), nn.Tanh(), nn.Linear(width, width), nn.Tanh()
+            )
+
+        def forward_actor(self, features: Any) -> Any:
+            summary = self.summary(features[:, : enc.OBS_SIZE])
+            return torch.cat([summary, features[:, enc.OBS_SIZE :]], dim=1)
+
+        def forward_critic(self, features: Any) -> Any:
+            return self.value(features)
+
+        def forward(self, features: Any) -> tuple[Any, Any]:
+            return self.forward_actor(features), self.forward_critic(features)
+
+    class Scorer(module):  # type: ignore[misc]
+        """A logit per slot from the summary and that slot's features."""
+
+        def __init__(self, slots: int) -> None:
+            super().__init__()
+            self.slots = slots
+            self.net = nn.Sequential(
+                nn.Linear(width + CANDIDATE_FEATURES, width), nn.Tanh(), nn.Linear(width, 1)
+            )
+
+        def forward(self, latent: Any) -> Any:
+            summary = latent[:, :width].unsqueeze(1).expand(-1, self.slots, -1)
+            slots = latent[:, width:].reshape(-1, self.slots, CANDIDATE_FEATURES)
+            return self.net(torch.cat([summary, slots], dim=2)).squeeze(2)
+
+    class CandidateScorerPolicy(base):  # type: ignore[misc]
+        """MaskablePPO's policy with a shared scorer of candidates (see the function)."""
+
+        def _build_mlp_extractor(self) -> None:
+            self.mlp_extractor = Extractor(self.features_dim)
+
+        def _build(self, lr_schedule: Any) -> None:
+            super()._build(lr_schedule)
+            self.action_net = Scorer(self.mlp_extractor.slots)
+            self.optimizer = self.optimizer_class(
+                self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+            )
+
+    return CandidateScorerPolicy
+
+
 def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
     """sb3-contrib's MaskablePPO, trained for a fixed budget, then played deterministically
     through the Gymnasium environment on the evaluation seeds."""
@@ -300,11 +372,19 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
     env_util = importlib.import_module("stable_baselines3.common.env_util")
 
     turn_level = args.ppo_level == "turn"
-    kwargs = {"difficulty": difficulty, "turn_level": turn_level}
+    env_id = "Magdagdon-v0"
+    kwargs: dict[str, Any] = {"difficulty": difficulty, "turn_level": turn_level}
+    if args.ppo_level == "candidates":
+        env_id, kwargs = "MagdagdonCandidates-v0", {"difficulty": difficulty}
     envs = 8
-    venv = env_util.make_vec_env("Magdagdon-v0", n_envs=envs, seed=TRAIN_SEED, env_kwargs=kwargs)
+    venv = env_util.make_vec_env(env_id, n_envs=envs, seed=TRAIN_SEED, env_kwargs=kwargs)
+    policy: Any = "MlpPolicy"
+    if args.ppo_policy == "scorer":
+        if args.ppo_level != "candidates":
+            raise ValueError("--ppo-policy scorer is for --ppo-level candidates")
+        policy = candidate_scorer_policy(torch, sb3_contrib)
     model = sb3_contrib.MaskablePPO(
-        "MlpPolicy", venv, n_steps=2048 // envs, seed=TRAIN_SEED, device="cpu", verbose=0
+        policy, venv, n_steps=2048 // envs, seed=TRAIN_SEED, device="cpu", verbose=0
     )
 
     seconds = float(args.ppo_seconds)
@@ -323,13 +403,13 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
     episodes = sum(len(r) for r in venv.env_method("get_episode_rewards"))  # Monitor's
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    env = gymnasium.make("Magdagdon-v0", **kwargs)
+    env = gymnasium.make(env_id, **kwargs)
     scores: list[int] = []
     times: list[float] = []
     start = time.process_time()
     for i in range(games):
         obs, info = env.reset(seed=game_seed(SEED, i))
-        if not same_dice(difficulty, i, obs):
+        if not same_dice(difficulty, i, obs[: enc.OBS_SIZE]):
             raise RuntimeError(f"game {i}: the environment's dice are not the simulator's")
         done = False
         while not done:
@@ -340,19 +420,23 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
             done = terminated or truncated
         scores.append(int(info["score"]))
     budget = (
-        f"{steps:,} {args.ppo_level}-level steps ({episodes:,} games), {trained:.0f} CPU s "
+        f"{steps:,} {LEVEL_STEPS[args.ppo_level]} steps ({episodes:,} games), {trained:.0f} CPU s "
         f"({steps / trained:,.0f} steps a CPU second), peak {peak_mb:,.0f} MB"
         if steps
-        else f"untrained ({args.ppo_level} level), peak {peak_mb:,.0f} MB"
+        else f"untrained ({LEVEL_STEPS[args.ppo_level]}), peak {peak_mb:,.0f} MB"
     )
     if args.ppo_seconds:
         command = f"--ppo-seconds {args.ppo_seconds:g}"
     else:
         command = f"--ppo-steps {args.ppo_steps}"
-    if turn_level:
-        command += " --ppo-level turn"
+    if args.ppo_level != "die":
+        command += f" --ppo-level {args.ppo_level}"
+    if args.ppo_policy != "mlp":
+        command += f" --ppo-policy {args.ppo_policy}"
     return Row(
-        agent="MaskablePPO" + (" (turn level)" if turn_level else ""),
+        agent="MaskablePPO"
+        + LEVEL_NAMES[args.ppo_level]
+        + (", shared scorer" if args.ppo_policy == "scorer" else ""),
         difficulty=difficulty,
         command=f"python -m benchmarks.agents --only ppo --difficulties {difficulty} "
         f"--costly-games {games} {command}",
@@ -369,6 +453,20 @@ def ppo_row(difficulty: str, games: int, args: argparse.Namespace) -> Row:
             "peak_mb": peak_mb,
         },
     )
+
+
+LEVEL_NAMES: dict[str, str] = {
+    "die": "",
+    "turn": " (turn level)",
+    "candidates": " (turn level, candidates)",
+}
+"""What a MaskablePPO row's name adds for each ``--ppo-level``."""
+LEVEL_STEPS: dict[str, str] = {
+    "die": "die-level",
+    "turn": "turn-level",
+    "candidates": "turn-level (candidates)",
+}
+"""How a MaskablePPO row's budget names its steps for each ``--ppo-level``."""
 
 
 # --- the table -----------------------------------------------------------------------------
@@ -431,7 +529,7 @@ def play_table(
 def line(row: Row) -> str:
     """One row as text."""
     return (
-        f"{row.agent:<26}{row.difficulty:<11}{row.mean:>8.1f} ± {row.ci95:<6.1f}"
+        f"{row.agent:<26} {row.difficulty:<11}{row.mean:>8.1f} ± {row.ci95:<6.1f}"
         f"{row.games:>7}{row.ms_per_decision:>13.2f}{row.seconds:>7.0f}  {row.budget}"
     )
 
@@ -489,7 +587,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--mcts-uct", type=float, default=2.0)
     p.add_argument("--ppo-steps", type=int, default=200_000, help="environment steps")
     p.add_argument("--ppo-seconds", type=float, default=0.0, help="CPU seconds of training instead")
-    p.add_argument("--ppo-level", choices=["die", "turn"], default="die")
+    p.add_argument(
+        "--ppo-level",
+        choices=list(LEVEL_NAMES),
+        default="die",
+        help="die level (158 ids), turn level (83,679 ids), or the turn level as candidates "
+        "(MagdagdonCandidates-v0: at most 64 slots, a masked index)",
+    )
+    p.add_argument(
+        "--ppo-policy",
+        choices=["mlp", "scorer"],
+        default="mlp",
+        help="sb3's MLP policy (default), or with --ppo-level candidates a shared scorer of "
+        "candidates (candidate_scorer_policy)",
+    )
     p.add_argument("--markdown", action="store_true", help="print Markdown tables")
     return p
 
@@ -507,7 +618,7 @@ def main(argv: list[str] | None = None) -> list[Row]:
         file=sys.stderr if args.markdown else sys.stdout,
         flush=True,
     )
-    head = f"{'agent':<26}{'difficulty':<11}{'mean ± 95% CI':>17}{'games':>7}"
+    head = f"{'agent':<26} {'difficulty':<11}{'mean ± 95% CI':>17}{'games':>7}"
     head += f"{'CPU ms/dec.':>13}{'CPU s':>7}  budget"
     print(head, file=sys.stderr if args.markdown else sys.stdout, flush=True)
     rows, _ = play_table(names, args.bot, args.difficulties, args)

@@ -118,3 +118,16 @@ def test_maskable_ppo_plays_the_seeds_when_installed(capsys: pytest.CaptureFixtu
     )
     assert row.games == 2 and row.decisions > 0 and "die-level steps" in row.budget
     assert "ppo: skipped" not in capsys.readouterr().out
+
+
+def test_maskable_ppo_plays_the_candidate_form_when_installed() -> None:
+    """The turn level as candidates (MagdagdonCandidates-v0): a policy gradient's row, its
+    games on the evaluation seeds (the first observation checked as the simulator's)."""
+    pytest.importorskip("sb3_contrib")
+    argv = [*TINY, "--only", "ppo", "--ppo-steps", "64", "--ppo-level", "candidates"]
+    (row,) = agents.main([*argv, "--difficulties", "nightmare"])
+    assert row.games == 2 and row.agent == "MaskablePPO (turn level, candidates)"
+    assert "turn-level (candidates) steps" in row.budget and "--ppo-level candidates" in row.command
+    (row,) = agents.main([*argv, "--ppo-policy", "scorer", "--difficulties", "nightmare"])
+    assert row.games == 2 and row.agent.endswith("shared scorer")
+    assert "--ppo-policy scorer" in row.command
