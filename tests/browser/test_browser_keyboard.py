@@ -14,8 +14,7 @@ from ..api.test_api_puzzles import best_of
 from ..utils.ui import screenshot
 from .test_browser_a11y import magdagdon_screen
 from .test_browser_play import open_game
-from .test_browser_puzzles import given_puzzle, open_puzzle
-
+from .test_browser_puzzles import given_puzzle, open_puzzle, ruin_puzzle
 
 ON_BOARD = re.compile(r"\bon-board\b")
 
@@ -69,7 +68,9 @@ def test_a_puzzle_is_played_with_the_keyboard_alone(page: Any, live_server: str)
             page.keyboard.press("Backspace")
             expect(tray_die).not_to_have_class(ON_BOARD)
             page.keyboard.press(str(die + 1))
-            arrows(page, int(page.evaluate("document.activeElement.dataset.square")), action["cell"])
+            arrows(
+                page, int(page.evaluate("document.activeElement.dataset.square")), action["cell"]
+            )
             page.keyboard.press("Enter")
             expect(tray_die).to_have_class(ON_BOARD)
     page.keyboard.press("c")
@@ -77,18 +78,6 @@ def test_a_puzzle_is_played_with_the_keyboard_alone(page: Any, live_server: str)
     # the verdict is said (a status); the keyboard is on the way on, not the sheet's body
     expect(page.locator("#puzzle-next")).to_be_focused()
     screenshot(page, "keyboard-puzzle-solved-390x844")
-
-
-def ruin_puzzle(page: Any, live_server: str) -> dict[str, Any]:
-    """A rated SURVIVAL puzzle at MAGDAGDON whose best plan is to accept it on a square."""
-    for _ in range(40):
-        found: dict[str, Any] = page.request.get(
-            f"{live_server}/api/puzzles/next?difficulty=survival&theme=ruin"
-        ).json()
-        plan = best_of(found)
-        if found["view"]["phase"] == "magdagdon" and plan[0]["type"] == "accept_magdagdon":
-            return found
-    raise AssertionError("no RUIN puzzle")
 
 
 def test_a_puzzles_ruin_is_chosen_with_the_keyboard(page: Any, live_server: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from ..api.test_api_puzzles import best_of, missing_plan
+from ..api.test_api_puzzles import best_of, missing_plan, other_plan
 from ..utils.ui import screenshot
 from .conftest import player_page
 from .test_browser_challenges import fits, post_as
@@ -32,6 +32,18 @@ def given_puzzle(page: Any, live_server: str, difficulty: str = "peaceful") -> d
                 continue
             return found
     raise AssertionError("no such puzzle")
+
+
+def ruin_puzzle(page: Any, live_server: str) -> dict[str, Any]:
+    """A rated SURVIVAL puzzle at MAGDAGDON whose best plan is to accept it on a square."""
+    for _ in range(40):
+        found: dict[str, Any] = page.request.get(
+            f"{live_server}/api/puzzles/next?difficulty=survival&theme=ruin"
+        ).json()
+        plan = best_of(found)
+        if found["view"]["phase"] == "magdagdon" and plan[0]["type"] == "accept_magdagdon":
+            return found
+    raise AssertionError("no RUIN puzzle")
 
 
 def open_puzzle(page: Any, live_server: str, puzzle: dict[str, Any]) -> None:
@@ -178,3 +190,61 @@ def test_my_games_lists_the_finished_games_with_their_replay_and_review(
     screenshot(page, "mygames-390x844")
     rows.first.locator("[data-intent='review']").click()
     page.locator("#sheet .review-turn").first.wait_for()
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_a_magdagdon_puzzle_has_accept_magdagdon_and_fits_a_phone(
+    browser: Any, live_server: str, language: str
+) -> None:
+    """There was no ACCEPT MAGDAGDON (a player had to guess that tapping a red dashed square
+    picks the RUIN), and CONFIRM sat below the fold at 375×667 in Estonian."""
+    from .test_browser_replay import words
+
+    with player_page(browser, 375, 667, locale=language) as phone:
+        puzzle = ruin_puzzle(phone, live_server)
+        cell = best_of(puzzle)[0]["cell"]
+        open_puzzle(phone, live_server, puzzle)
+        accept = phone.locator("#puzzle-confirm")
+        penalty = puzzle["view"]["ruin_penalty"]
+        assert accept.inner_text() == f"{words(language, 'accept_magdagdon')} (−{penalty})"
+        phone.wait_for_load_state("networkidle")
+        screenshot(phone, f"puzzle-magdagdon-{language}-375x667")
+        fits(phone, accept, 375, 667)
+        accept.click()  # no square yet: it asks for one, the keyboard goes to one, nothing sent
+        line = phone.locator(".puzzle-ruin-line")
+        assert line.inner_text() == words(language, "choose_ruin")
+        phone.locator(".puzzle-board .square.ruin-choice:focus").wait_for()
+        assert phone.locator(".puzzle-verdict").count() == 0
+        phone.locator(f".puzzle-board [data-square='{cell}']").click()
+        phone.locator("#puzzle-confirm", has_text=words(language, "square_ruin")).wait_for()
+        accept.click()
+        phone.locator(".puzzle-verdict").wait_for()
+
+
+def test_unrated_puzzles_show_no_ratings_and_an_ended_streak_says_so(
+    page: Any, live_server: str
+) -> None:
+    """The daily and STREAK puzzles showed ratings though they are unrated; a missed STREAK
+    said "0 in a row" where it should say it ended, with TRY AGAIN."""
+    streak: dict[str, Any] = {}
+    for _ in range(40):
+        streak = page.request.get(f"{live_server}/api/puzzles/next?mode=streak").json()
+        plan = best_of(streak)
+        placing = {a["type"] for a in plan} == {"stage", "confirm"}
+        if streak["view"]["phase"] == "place" and placing and other_plan(streak) is not None:
+            break
+    else:
+        raise AssertionError("no STREAK puzzle to miss")
+    open_puzzle(page, live_server, streak)
+    task = page.locator(".puzzle-task").inner_text()
+    assert "puzzle " not in task and " you " not in task, (
+        task
+    )  # (a rated one: "puzzle 1500 · you 1500")
+    play(page, missing_plan(streak))
+    assert page.locator(".puzzle-change").inner_text() == "Your STREAK ended at 0 puzzles."
+    assert page.locator("#puzzle-next").inner_text() == "TRY AGAIN"
+    page.locator("[data-intent='puzzle-mode'][data-mode='daily']").click()
+    page.locator("[data-intent='puzzle-mode'][data-mode='daily'][aria-pressed='true']").wait_for()
+    page.locator(".puzzle-board .square").first.wait_for()
+    task = page.locator(".puzzle-task").inner_text()
+    assert "puzzle " not in task and " you " not in task, task

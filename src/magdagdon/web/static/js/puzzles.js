@@ -136,6 +136,7 @@ export class Puzzles {
     this.puzzle = this.view = null;
     this.actions = [];
     this.selected = this.ruin = null;
+    this.askRuin = false;
     this.focus = 0;
     this.reroll = false;
     this.chosen.clear();
@@ -200,6 +201,11 @@ export class Puzzles {
         return;
       case "puzzle-confirm":
         if (this.ruin !== null) return this.send({ type: "accept_magdagdon", cell: this.ruin });
+        if (this.view.phase === "magdagdon") { // no square chosen yet: the keyboard goes to one
+          this.askRuin = true;
+          this.c.view.announce(this.t("choose_ruin"));
+          return this.focusSquare(this.view.ruin_choices.includes(this.focus) ? this.focus : this.view.ruin_choices[0]);
+        }
         if (this.view.can_confirm) return this.send({ type: "confirm" });
         return;
     }
@@ -298,6 +304,7 @@ export class Puzzles {
   // The action that ends the turn: the whole plan is graded.
   async send(action) {
     if (this.result || !this.puzzle) return;
+    this.streakBefore = this.summary ? this.summary.rating.streak : 0; // (an ended STREAK says its length)
     this.busy = true;
     this.c.paint();
     try {
@@ -367,19 +374,34 @@ export class Puzzles {
     const v = this.view;
     const p = this.puzzle;
     const what = v.phase === "magdagdon" ? t("puzzle_task_magdagdon") : t("puzzle_task_place", { n: v.required });
-    const powers = !v.powers_total ? "" : v.powers_left ? `${t("powers_status", { n: v.powers_left, cost: v.next_power_cost })} · ` : `${t("puzzle_powers", { n: 0 })} · `;
+    const powers = !v.powers_total ? "" : v.powers_left ? t("powers_status", { n: v.powers_left, cost: v.next_power_cost }) : t("puzzle_powers", { n: 0 });
+    // (the daily and STREAK puzzles are not rated: no ratings are shown with them)
+    const rated = p.mode === "daily" || p.mode === "streak" ? "" : t("puzzle_rated_at", { rating: Math.round(p.rating), mine: Math.round(p.player_rating) });
+    const more = [powers, rated].filter(Boolean).join(" · ");
     return el("p", { class: "puzzle-task" },
-      el("strong", { text: `${DIFFICULTY_NAMES[p.difficulty]} · ${what}` }), " · ",
-      el("span", { class: "puzzle-ratings", text: `${powers}${t("puzzle_rated_at", { rating: Math.round(p.rating), mine: Math.round(p.player_rating) })}` }));
+      el("strong", { text: `${DIFFICULTY_NAMES[p.difficulty]} · ${what}` }), more ? " · " : null,
+      more ? el("span", { class: "puzzle-ratings", text: more }) : null);
   }
 
   playPart(t) {
     const v = this.view;
     const parts = [this.task(t), this.boardPart(t, v), this.trayPart(t, v), this.powerPart(t, v)];
-    const ending = this.ruin !== null ? t("puzzle_ruin_here", { where: squareAt(t, this.ruin) }) : t("confirm");
-    parts.push(el("div", { class: "actions puzzle-actions" },
-      v.staged.length ? button("puzzle-take-back", t("take_back_all")) : null,
-      button("puzzle-confirm", ending, { className: "button primary", disabled: this.busy || !(this.ruin !== null || v.can_confirm), id: "puzzle-confirm" })));
+    if (v.phase === "magdagdon") {
+      // ACCEPT MAGDAGDON, as in the game: its RUIN goes on the square tapped, which the
+      // button then says; pressed before one is, it asks for one
+      const label = this.ruin !== null ? t("puzzle_ruin_here", { where: squareAt(t, this.ruin) }) : t("accept_magdagdon");
+      if (this.askRuin && this.ruin === null) parts.push(el("p", { class: "puzzle-ruin-line", role: "status", text: t("choose_ruin") }));
+      // (REROLL stands beside it, as in the game; while dice are chosen for it, neither)
+      if (!this.reroll) {
+        parts.push(el("div", { class: "actions puzzle-actions" },
+          this.canReroll(v) ? button("puzzle-reroll-mode", t("reroll")) : null,
+          button("puzzle-confirm", `${label} (−${v.ruin_penalty})`, { className: "button danger", disabled: this.busy, id: "puzzle-confirm" })));
+      }
+    } else {
+      parts.push(el("div", { class: "actions puzzle-actions" },
+        v.staged.length ? button("puzzle-take-back", t("take_back_all")) : null,
+        button("puzzle-confirm", t("confirm"), { className: "button primary", disabled: this.busy || !v.can_confirm, id: "puzzle-confirm" })));
+    }
     if (this.error) parts.push(el("p", { class: "error-text", role: "alert", text: this.error }));
     return parts;
   }
@@ -424,22 +446,43 @@ export class Puzzles {
       }));
   }
 
+  canReroll(v) {
+    return v.can_use_power && v.dice.some((d) => d.can_reroll);
+  }
+
   powerPart(t, v) {
     if (!v.can_use_power) return null;
     const parts = [];
     if (v.phase === "magdagdon") {
-      for (const r of v.rescues) parts.push(button("puzzle-adjust", t(r.delta > 0 ? "puzzle_rescue_up" : "puzzle_rescue_down", { n: r.die + 1 }), { "data-die": r.die, "data-delta": r.delta }));
+      // each certain rescue as the game shows it: the die's face and the change (dice of the
+      // same value are alike: one button for each value and change)
+      const seen = new Set();
+      for (const r of v.rescues) {
+        const key = `${v.dice[r.die].value}${r.delta}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const change = r.delta > 0 ? "+1" : "−1";
+        parts.push(el("button", { type: "button", class: "button rescue", "data-intent": "puzzle-adjust", "data-die": r.die, "data-delta": r.delta, "aria-label": t(r.delta > 0 ? "puzzle_rescue_up" : "puzzle_rescue_down", { n: r.die + 1 }) },
+          dieFace(v.dice[r.die].value), el("span", { text: change })));
+      }
     } else if (this.selected !== null && !this.reroll) {
       const die = v.dice[this.selected];
       // (the selected die is the one changed: the buttons say only by how much)
       if (die.can_decrease) parts.push(button("puzzle-adjust", "−1", { "data-die": die.index, "data-delta": -1, "aria-label": t("puzzle_adjust_die", { n: die.index + 1, delta: "−1" }) }));
       if (die.can_increase) parts.push(button("puzzle-adjust", "+1", { "data-die": die.index, "data-delta": 1, "aria-label": t("puzzle_adjust_die", { n: die.index + 1, delta: "+1" }) }));
     }
-    if (v.dice.some((d) => d.can_reroll)) {
+    if (this.canReroll(v) && (v.phase !== "magdagdon" || this.reroll)) {
       parts.push(button("puzzle-reroll-mode", t(this.reroll ? "cancel" : "reroll"), { className: this.reroll ? "button selected" : "button" }));
       if (this.reroll) parts.push(button("puzzle-reroll", t("puzzle_reroll_n", { n: this.chosen.size }), { className: "button primary", disabled: !this.chosen.size }));
     }
     return el("div", { class: "powers puzzle-powers", role: "group", "aria-label": t("puzzle_power_cost", { points: v.next_power_cost }) }, ...parts);
+  }
+
+  // The result's line of a puzzle that is not rated: the STREAK's count (or that it ended, and
+  // at how many), the daily's, or one tried before.
+  unratedLine(t, r, p) {
+    if (ended(r, p)) return t("puzzle_streak_ended", { n: this.streakBefore || 0 });
+    return t(p.mode === "streak" ? "puzzle_streak_now" : p.mode === "daily" ? "puzzle_daily_not_rated" : "puzzle_not_rated", { n: r.streak });
   }
 
   resultPart(t) {
@@ -454,8 +497,8 @@ export class Puzzles {
       el("p", { text: t("puzzle_expected", { yours: t.decimal(r.expected.yours), best: t.decimal(r.expected.best) }) }),
       r.rated
         ? el("p", { class: "puzzle-change", text: t("puzzle_rating_change", { before: Math.round(r.player_rating.before), after: Math.round(r.player_rating.after), change: `${sign}${Math.abs(Math.round(change))}` }) })
-        : el("p", { class: "puzzle-change", text: t(p.mode === "streak" ? "puzzle_streak_now" : p.mode === "daily" ? "puzzle_daily_not_rated" : "puzzle_not_rated", { n: r.streak }) }),
-      el("div", { class: "actions" }, button("puzzle-next", t("puzzle_next"), { className: "button primary", id: "puzzle-next" })),
+        : el("p", { class: "puzzle-change", text: this.unratedLine(t, r, p) }),
+      el("div", { class: "actions" }, button("puzzle-next", t(ended(r, p) ? "puzzle_try_again" : "puzzle_next"), { className: "button primary", id: "puzzle-next" })),
       el("div", { class: "review-boards" },
         r.your_board ? miniBoard(t, t("puzzle_your_plan"), p.position.board, r.your_board) : el("p", { text: t("puzzle_you_rerolled") }),
         r.best_board ? miniBoard(t, t("puzzle_best_plan"), p.position.board, r.best_board) : null),
@@ -464,6 +507,9 @@ export class Puzzles {
     ];
   }
 }
+
+// A STREAK missed: it ended (TRY AGAIN starts another).
+const ended = (r, p) => p.mode === "streak" && !r.solved;
 
 // Why the best plan is best, in words, from what it does (its themes).
 function reason(t, themes) {
