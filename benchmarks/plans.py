@@ -29,9 +29,10 @@ class BeforePlans(StrongPlayer):
 
     name = "strong-before"
 
-    def candidates(self, game: Game) -> list[Option]:
+    def candidates(self, game: Game, margin: float | None = None) -> list[Option]:
         """The plans the coach saw before: placements (or RUINs), one ±1 change followed by a
-        placement, and in MAGDAGDON every REROLL of the roll as it is."""
+        placement, and in MAGDAGDON every REROLL of the roll as it is (``margin``: unused,
+        the list was short)."""
         if game.phase not in (Phase.PLACE, Phase.MAGDAGDON):
             return []
         ev = self.evaluator(game.difficulty)

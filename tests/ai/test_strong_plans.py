@@ -145,3 +145,22 @@ def test_a_reroll_of_a_placeable_roll_and_two_changes_are_weighed() -> None:
     assert ("reroll",) in kinds
     assert ("adjust", "adjust") in kinds
     assert ("adjust", "adjust", "adjust") in kinds
+
+
+@pytest.mark.parametrize("difficulty", [Difficulty.PEACEFUL, Difficulty.SURVIVAL])
+def test_the_power_margin_prunes_only_what_it_would_drop(difficulty: Difficulty) -> None:
+    """On a roll to place, the placements after ±1 changes are listed only where their best
+    may pass the power margin: what the player weighs is what the whole list filtered by the
+    margin gives."""
+    player = StrongPlayer(search=False)
+    for game in positions(difficulty, 40, seed=5):
+        if game.phase is not Phase.PLACE:
+            continue
+        every = player.candidates(game)
+        plain = [o for o in every if o.powers_left == game.powers_left]
+        bar = max(o.value for o in plain) + player.power_margin
+        kept = plain + [o for o in every if o.powers_left < game.powers_left and o.value > bar]
+        weighed = player.options(game)
+        assert sorted((str(o.actions), o.value) for o in weighed) == sorted(
+            (str(o.actions), o.value) for o in kept
+        )

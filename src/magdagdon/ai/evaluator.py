@@ -54,6 +54,8 @@ class Evaluator:
         self._chances: dict[tuple[tuple[int, ...], int, bool], float] = {}
         self._rolls: dict[tuple[tuple[int, ...], int, bool], dict[Roll, float]] = {}
         self._costs: dict[tuple[tuple[int, ...], int, bool], int] = {}
+        self._placed: dict[tuple[tuple[int, ...], int], dict[Roll, float]] = {}
+        self._placed_costs: dict[tuple[tuple[int, ...], int], int] = {}
 
     def network_bytes(self) -> bytes | None:
         """The network with no power left, float32 weights as the C module reads them (None:
@@ -70,6 +72,8 @@ class Evaluator:
         self._chances.clear()
         self._rolls.clear()
         self._costs.clear()
+        self._placed.clear()
+        self._placed_costs.clear()
 
     def bound_memory(self, learned: int = 300_000, rolls: int = 20_000) -> None:
         """Forget memoised values once there are more than ``learned`` learned values or
@@ -168,6 +172,19 @@ class Evaluator:
         self._rolls[key] = values
         self._costs[key] = self.work - start
         return values
+
+    def best_placements(self, cells: tuple[int, ...], powers_left: int) -> dict[Roll, float]:
+        """Per roll that can be placed on ``cells`` (with the minimum its empty squares ask
+        for): the learned value of its best placement, ``powers_left`` held (memoised)."""
+        key = (cells, powers_left)
+        found = self._placed.get(key)
+        if found is not None:
+            self.work += self._placed_costs[key]  # (a memo hit counts the work it first took)
+            return found
+        start = self.work
+        found = self._placed[key] = self._placeable_rolls(cells, powers_left, exact=False)
+        self._placed_costs[key] = self.work - start
+        return found
 
     def _placeable_rolls(
         self, cells: tuple[int, ...], powers_left: int, exact: bool

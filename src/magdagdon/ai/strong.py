@@ -36,6 +36,7 @@ The player never looks at the game's seed: it knows the dice shown, nothing more
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -58,6 +59,11 @@ SEARCH: Final = {
 }
 """Per difficulty: (options searched, most empty squares after the turn to search). Searching
 all options rather than 30 changed no mean by more than 1 point (300 paired games each)."""
+
+
+PRUNE_SLACK: Final = 0.01
+"""How far a roll's best placement as :meth:`Evaluator.best_placements` values it (in C, in
+single precision) may lie below the same placement valued one by one."""
 
 
 @dataclass
@@ -191,9 +197,10 @@ class StrongPlayer:
         :meth:`candidates`, but that on a roll that can be placed a power must beat the best
         placement by ``power_margin`` (the best of many estimates is biased upwards, and a
         power is spent for good); the best of them searched."""
-        found = self.candidates(game)
         p = game.powers_left
-        if game.phase is Phase.PLACE and p > 0:
+        placing = game.phase is Phase.PLACE and p > 0
+        found = self.candidates(game, self.power_margin if placing else None)
+        if placing:
             plain = [o for o in found if o.powers_left == p]
             bar = max(o.value for o in plain) + self.power_margin
             found = plain + [o for o in found if o.powers_left < p and o.value > bar]
@@ -203,14 +210,19 @@ class StrongPlayer:
             self._search(found, ev, game.power_penalty, *self.settings(game.difficulty))
         return found
 
-    def candidates(self, game: Game) -> list[Option]:
+    def candidates(self, game: Game, margin: float | None = None) -> list[Option]:
         """Every plan of the turn (PLACE or MAGDAGDON), up to equivalence, valued by the
         learned value of its afterstate (a REROLL by its expectation), its penalties paid:
         after each distinct roll that ±1 changes lead to (:meth:`_power_states`, the roll as
         it is first), every placement in PLACE and every RUIN in MAGDAGDON, and with a power
         left every REROLL of a set of tray dice. Two plans are equivalent when they leave the
         same afterstate with the same powers, or reroll as many dice keeping the same values
-        with the same powers (staging before a REROLL only keeps a die out of it)."""
+        with the same powers (staging before a REROLL only keeps a die out of it).
+
+        With a ``margin`` (a roll to place): the placements after ±1 changes only where the
+        best of them may beat the best placement of the roll as it is by more (the best
+        placement of every roll comes from :meth:`Evaluator.best_placements`, in C where it
+        is built): :meth:`options` drops the others, so they are not listed one by one."""
         if game.phase not in (Phase.PLACE, Phase.MAGDAGDON):
             return []
         ev = self.evaluator(game.difficulty)
@@ -219,13 +231,19 @@ class StrongPlayer:
         found: list[Option] = []
         afters: set[tuple[tuple[int, ...], int]] = set()
         kept_sets: set[tuple[Roll, int, int]] = set()
+        bar = -math.inf
         for i, (trial, before, cost) in enumerate(self._power_states(game, ev)):
             p = trial.powers_left
             plans: list[Option] = []
             if i == 0 and trial.phase is Phase.PLACE:
                 plans = self._placements(game, ev, [], p, paid)  # (the staged dice kept)
+                if margin is not None:
+                    bar = max(o.value for o in plans) + margin
             elif trial.phase is Phase.PLACE:
-                plans = self._placements(trial, ev, before, p, paid + cost)
+                roll = tuple(sorted(d.value for d in trial.dice))
+                top = ev.best_placements(cells, p).get(roll, -math.inf) - paid - cost
+                if top + PRUNE_SLACK > bar:
+                    plans = self._placements(trial, ev, before, p, paid + cost)
             elif trial.phase is Phase.MAGDAGDON:
                 for sq in range(16):
                     if cells[sq] == EMPTY:
