@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -149,3 +150,32 @@ def test_a_position_that_is_no_puzzle_start_is_refused() -> None:
     game = Game.new("peaceful", seed=1)
     with pytest.raises(ValueError):
         P.Position.of(game)  # before its ROLL
+
+
+def test_a_miss_says_what_it_gave_up_against_the_best() -> None:
+    """The "why" of a miss compared the best plan with the coach's runner-up: a player who
+    spoilt a row's STRAIGHT read that the best "places fewer dice". The player's plan is
+    compared with the best, line by line, powers and dice placed."""
+    game = Game.from_position("peaceful", "345./..../..../....", (6, 2, 2, 5))
+    position = P.Position.of(game)
+
+    def plan(*placed: tuple[int, int], before: tuple[dict[str, Any], ...] = ()) -> list[Any]:
+        stages = [{"type": "stage", "die": die, "cell": cell} for die, cell in placed]
+        return [*before, *stages, {"type": "confirm"}]
+
+    straight = plan((0, 3), (1, 4))  # 3 4 5 6, a 2 under the 3
+    beside = plan((3, 3), (1, 4))  # 3 4 5 5
+    assert P.differences(position, beside, straight) == [
+        {"kind": "completes", "line": "row", "n": 1, "bonus": "straight"}
+    ]
+    # two 2s down column 1 keep row 1's STRAIGHT possible: a 5 on its last square ends it
+    down = plan((1, 4), (2, 8))
+    assert {"kind": "gave_up", "line": "row", "n": 1, "bonus": "straight"} in P.differences(
+        position, beside, down
+    )
+    # a power the best keeps (the 5 made a 6: the same board); more dice than the best placed
+    changed = plan((3, 3), (1, 4), before=({"type": "adjust", "die": 3, "delta": 1},))
+    assert P.differences(position, changed, straight) == [{"kind": "spent", "n": 1}]
+    more = plan((0, 3), (1, 4), (2, 8))
+    assert {"kind": "placed", "yours": 3, "best": 2} in P.differences(position, more, straight)
+    assert P.differences(position, straight, straight) == []

@@ -120,6 +120,9 @@ def test_a_missed_puzzle_shows_the_best_plan_and_lowers_the_rating(client: TestC
     assert result["player_rating"]["after"] < 1500.0
     position = P.Position.from_dict(puzzle["position"])
     assert result["best_board"] == str(P.play_plan(position, result["best"]).board)
+    # what the best does that the plan does not, the two plans compared
+    mine = missing_plan(puzzle)
+    assert result["differences"] == P.differences(position, mine, result["best"])
     # a new player's miss does not move the puzzle (only established players' attempts do)
     assert result["puzzle_rating"] == 1500.0
 

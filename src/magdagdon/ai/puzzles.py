@@ -56,7 +56,7 @@ from ..engine import (
     line_prospects,
 )
 from ..engine.actions import TURN_ENDING
-from ..engine.scoring import LINES
+from ..engine.scoring import BONUS_POINTS, LINES
 from .coach import _distinct
 from .rolls import ROLLS
 from .simulate import game_seed
@@ -412,6 +412,76 @@ def plan_value(
     if EMPTY not in cells:
         return ev.learned(cells, game.powers_left) - paid
     return ev.searched(cells, game.powers_left) - paid
+
+
+def differences(
+    position: Position, yours: Sequence[Action], best: Sequence[Action]
+) -> list[dict[str, Any]]:
+    """What the best plan does that the player's does not, in the game's terms, the most
+    telling first (a missed puzzle says it, with both boards): each line where the best
+    completes a bonus that yours does not (``completes``), each where the best keeps a bonus
+    possible that yours makes impossible or smaller (``gave_up``); the Majda Powers yours
+    spent and the best keeps (``spent``) or the best spends and yours kept (``kept``); the
+    dice each placed, when they differ (``placed``). A line is ``line`` (``row`` or
+    ``column``) and ``n`` (1–4); a bonus its value (``straight``, …). Lines are compared only
+    when neither plan ends with a REROLL. Both plans must be legal (:func:`play_plan`)."""
+    before = position.game()
+    after = {name: play_plan(position, plan) for name, plan in (("yours", yours), ("best", best))}
+    rerolled = {
+        name: plan[-1]["type"] == "reroll" for name, plan in (("yours", yours), ("best", best))
+    }
+    found: list[dict[str, Any]] = []
+    if not any(rerolled.values()):
+        mine, top = after["yours"].board, after["best"].board
+        open_before = [
+            EMPTY in cells and RUIN not in cells
+            for cells in ([before.board[sq] for sq in line] for line in LINES)
+        ]
+        mine_next, top_next = line_prospects(mine), line_prospects(top)
+        for i, line in enumerate(LINES):
+            if not open_before[i]:
+                continue
+            where = {"line": "row" if i < 4 else "column", "n": i % 4 + 1}
+            done = {
+                name: _completed([board[sq] for sq in line])
+                for name, board in (("yours", mine), ("best", top))
+            }
+            if done["best"] is not None and done["yours"] != done["best"]:
+                found.append({"kind": "completes", **where, "bonus": done["best"].value})
+                continue
+            hope = top_next[i]
+            if hope is None or done["yours"] is not None:
+                continue
+            kept = mine_next[i]
+            if kept is None or BONUS_POINTS[kept] < BONUS_POINTS[hope]:
+                found.append({"kind": "gave_up", **where, "bonus": hope.value})
+    spent = {
+        name: after[name].powers_used + rerolled[name] - position.powers_used
+        for name in ("yours", "best")
+    }
+    if spent["yours"] > spent["best"]:
+        found.append({"kind": "spent", "n": spent["yours"] - spent["best"]})
+    elif spent["best"] > spent["yours"]:
+        found.append({"kind": "kept", "n": spent["best"] - spent["yours"]})
+    if not any(rerolled.values()):
+        placed = {
+            name: sum(
+                1
+                for a, b in zip(before.board.cells, after[name].board.cells, strict=True)
+                if a != b and b != RUIN
+            )
+            for name in ("yours", "best")
+        }
+        if placed["yours"] != placed["best"]:
+            found.append({"kind": "placed", "yours": placed["yours"], "best": placed["best"]})
+    return found
+
+
+def _completed(cells: Sequence[int]) -> Bonus | None:
+    """The bonus a full line without a RUIN makes (None: not full, a RUIN, or none)."""
+    if EMPTY in cells or RUIN in cells:
+        return None
+    return line_bonus(cells)
 
 
 def grade(

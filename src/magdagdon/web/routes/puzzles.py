@@ -116,6 +116,13 @@ class AttemptView(BaseModel):
     puzzle_rating: float
     themes: list[str]
     streak: int
+    differences: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="What the best plan does that yours does not, most telling first: "
+        "`completes` (a bonus in a line: `line` row/column, `n` 1-4, `bonus`), `gave_up` (a "
+        "bonus the best keeps possible there), `spent` / `kept` (`n` Majda Powers yours spent "
+        "more / the best spends more), `placed` (`yours`, `best`: dice placed).",
+    )
 
 
 class RatingView(BaseModel):
@@ -313,8 +320,11 @@ async def puzzle_view(
     return _view(row, player, _turn(row, player, actions), len(actions))
 
 
-def grade_plan(position: dict[str, Any], best_value: float, actions: list[Any]) -> Any:
-    """An attempt graded in a coach process: (yours, solved, your board) or the refusal's
+def grade_plan(
+    position: dict[str, Any], best_value: float, actions: list[Any], best: list[Any] | None = None
+) -> Any:
+    """An attempt graded in a coach process: (yours, solved, your board, what it gave up
+    against the ``best`` plan: :func:`~magdagdon.ai.puzzles.differences`) or the refusal's
     (code, message)."""
     try:
         found = P.Position.from_dict(position)
@@ -323,7 +333,8 @@ def grade_plan(position: dict[str, Any], best_value: float, actions: list[Any]) 
     except P.PlanRefused as refused:
         return ("refused", refused.code, str(refused))
     board = None if actions[-1]["type"] == "reroll" else str(after.board)
-    return ("graded", grade.yours, grade.solved, board)
+    gave_up = P.differences(found, actions, best) if best else []
+    return ("graded", grade.yours, grade.solved, board, gave_up)
 
 
 _players: dict[str, Any] = {}
@@ -368,11 +379,11 @@ async def attempt(
     row = await _asked(store, lambda: store.given_puzzle(player, puzzle_id))
     pool = request.app.state.coach_pool
     with pool.slot(client_address(request)):
-        graded = await pool.run(grade_plan, row.position, row.best_value, actions)
+        graded = await pool.run(grade_plan, row.position, row.best_value, actions, row.best)
     renew_deadline()  # the coach's time is not the database's
     if graded[0] == "refused":
         raise ApiError(422, graded[1], graded[2])
-    _, yours, solved, board = graded
+    _, yours, solved, board, gave_up = graded
     grade = P.Grade(yours, row.best_value, solved)
     result: AttemptResult = await _asked(
         store, lambda: store.attempt_puzzle(player, row, actions, grade)
@@ -389,6 +400,7 @@ async def attempt(
         puzzle_rating=round(result.puzzle_rating, 1),
         themes=result.themes,
         streak=result.streak,
+        differences=gave_up,
     )
 
 

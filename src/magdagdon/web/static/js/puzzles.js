@@ -485,6 +485,15 @@ export class Puzzles {
     return t(p.mode === "streak" ? "puzzle_streak_now" : p.mode === "daily" ? "puzzle_daily_not_rated" : "puzzle_not_rated", { n: r.streak });
   }
 
+  // Why: on a miss, what the best plan does that the player's does not (the server compares
+  // the two, line by line: the first three things); else why the best plan is best.
+  whyPart(t, r) {
+    const found = r.solved ? [] : (r.differences || []).slice(0, 3);
+    if (!found.length) return [el("p", { class: "puzzle-reason", text: reason(t, r.themes) })];
+    return [el("p", { class: "puzzle-differences-lead", text: t("puzzle_differences") }),
+      el("ul", { class: "puzzle-differences" }, ...found.map((d) => el("li", { text: difference(t, d) })))];
+  }
+
   resultPart(t) {
     const r = this.result;
     const p = this.puzzle;
@@ -503,13 +512,23 @@ export class Puzzles {
         r.your_board ? miniBoard(t, t("puzzle_your_plan"), p.position.board, r.your_board) : el("p", { text: t("puzzle_you_rerolled") }),
         r.best_board ? miniBoard(t, t("puzzle_best_plan"), p.position.board, r.best_board) : null),
       el("p", { class: "review-plan", text: `${t("puzzle_best_plan")}: ${describePlan(t, plan, { dice: p.position.dice.map((value) => ({ value })) })}` }),
-      el("p", { class: "puzzle-reason", text: reason(t, r.themes) }),
+      ...this.whyPart(t, r),
     ];
   }
 }
 
 // A STREAK missed: it ended (TRY AGAIN starts another).
 const ended = (r, p) => p.mode === "streak" && !r.solved;
+
+// One thing the best plan does that the player's does not (ai/puzzles.py's differences), in
+// the game's words.
+function difference(t, d) {
+  const line = d.line ? t(`diff_${d.line}`, { n: d.n }) : "";
+  const bonus = d.bonus ? t(`bonus_${d.bonus}`) : "";
+  if (d.kind === "completes" || d.kind === "gave_up") return t(`diff_${d.kind}`, { bonus, line });
+  if (d.kind === "placed") return t("diff_placed", { best: d.best, yours: d.yours });
+  return t(`diff_${d.kind}`, { n: d.n });
+}
 
 // Why the best plan is best, in words, from what it does (its themes).
 function reason(t, themes) {
