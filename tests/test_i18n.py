@@ -273,8 +273,10 @@ def test_the_start_pages_guard_says_the_catalogs_words(language: str) -> None:
 
 def test_the_swedish_four_is_neuter_and_powers_are_majda_powers() -> None:
     """Swedish said "en FYRTAL … möjlig" (ett FYRTAL … möjligt) and "kraft" in the puzzles'
-    themes where the game says Majda Power (issue 45, item 8)."""
+    themes where the game says Majda Power, and "nyckel" in leagues for the account's
+    "lösennyckel" (issue 45, item 8)."""
     words = {**catalog("sv"), **json.loads((STATIC / "i18n" / "puzzles" / "sv.json").read_text())}
     for key, text in words.items():
         assert not re.search(r"\ben FYRTAL\b", text), (key, text)
         assert not re.search(r"\b[Kk]raft(en)?\b", text), (key, text)
+        assert not re.search(r"(?<!lösen)\bnyckel", text), (key, text)  # a passkey is a lösennyckel
