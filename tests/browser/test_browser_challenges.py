@@ -194,3 +194,30 @@ def fits(page: Any, node: Any, width: int, height: int) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= height, box
     wide = page.evaluate("document.documentElement.scrollWidth")
     assert wide <= width, wide
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_a_rematch_in_the_list_can_be_played_on_a_phone(
+    browser: Any, page: Any, live_server: str, language: str
+) -> None:
+    """PLAY THE CHALLENGE, the only button of a REMATCH in the challenger's list, was cut at
+    375 px ("MÄNGI VÄLJAKUTSET", 125 px of words in a 59 px box)."""
+    with player_page(browser, 375, 667, locale=language) as ann:
+        ann.goto(live_server)
+        ann.locator("#app[aria-busy='false']").wait_for()
+        url, _ = quick_challenge(ann, live_server, seed=29)
+        code = url.rpartition("=")[2]
+        # a friend plays it and sends a REMATCH back (through the API, with the friend's cookie)
+        page.goto(live_server)
+        page.locator("#app[aria-busy='false']").wait_for()
+        post = partial(post_as, page, live_server)
+        play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
+        rematch = post(f"/api/challenges/{code}/rematch", {"abandon": True})
+        play_through(post, rematch, to_the_end=True)
+        ann.locator("#menu-button").click()
+        ann.locator("#sheet [data-screen='challenges']").click()
+        play = ann.locator("#sheet [data-intent='challenge-landing']")
+        play.wait_for(state="visible")
+        screenshot(ann, f"challenge-rematch-{language}-375x667")
+        fits(ann, play, 375, 667)
+        assert play.evaluate("b => b.scrollWidth <= b.clientWidth"), play.inner_text()
