@@ -5,12 +5,14 @@ PY := $(VENV)/bin/python
 .PHONY: serve test check lint unit coverage bench install install-dev clean
 
 $(VENV)/.installed: pyproject.toml setup.py src/magdagdon/ai/_fast.c src/magdagdon/engine/_fastgame.c
+	@echo "Installing MAGDAGDON and what it needs into $(VENV) (about a minute the first time)..."
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[server]'
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml setup.py src/magdagdon/ai/_fast.c src/magdagdon/engine/_fastgame.c
+	@echo "Installing MAGDAGDON with its test tools into $(VENV) (a few minutes the first time)..."
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'

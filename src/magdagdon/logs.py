@@ -34,6 +34,16 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class OneAddress(logging.Filter):
+    """Drops Uvicorn's "Uvicorn running on http://127.0.0.1:PORT": the server says the one
+    address that works (``magdagdon serve``'s "is served at", a localhost one where passkeys
+    work), not two."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Keep every record but that one."""
+        return not str(record.msg).startswith("Uvicorn running on")
+
+
 class Formatter(logging.Formatter):
     """Local time in ISO 8601 with milliseconds and the UTC offset."""
 
@@ -68,7 +78,10 @@ def log_config(level: LogLevel = "info") -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"request_id": {"()": f"{__name__}.RequestIdFilter"}},
+        "filters": {
+            "request_id": {"()": f"{__name__}.RequestIdFilter"},
+            "one_address": {"()": f"{__name__}.OneAddress"},
+        },
         "formatters": {
             "default": {"()": f"{__name__}.Formatter", "fmt": FORMAT},
             "access": {"()": f"{__name__}.AccessFormatter", "fmt": ACCESS_FORMAT},
@@ -91,7 +104,7 @@ def log_config(level: LogLevel = "info") -> dict[str, Any]:
         "loggers": {
             "magdagdon": {"handlers": ["default"], "level": name, "propagate": False},
             "uvicorn": {"handlers": ["default"], "level": name, "propagate": False},
-            "uvicorn.error": {"level": name},
+            "uvicorn.error": {"level": name, "filters": ["one_address"]},
             "uvicorn.access": {"handlers": ["access"], "level": name, "propagate": False},
             # Alembic says "Context impl …" on every start; the migrations are logged by
             # magdagdon.startup, one line each.

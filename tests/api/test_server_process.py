@@ -169,6 +169,8 @@ def test_serve_prints_its_address_once_it_answers(tmp_path: Path) -> None:
             if "is served at" in line:
                 break
         assert f"is served at http://localhost:{port}/" in lines[-1], lines  # passkeys work there
+        # one address, the one that works: not Uvicorn's 127.0.0.1 too
+        assert not any("Uvicorn running on" in line for line in lines), lines
         assert httpx2.get(f"http://127.0.0.1:{port}/api/health", timeout=5).status_code == 200
     finally:
         process.send_signal(signal.SIGTERM)
