@@ -5,7 +5,9 @@ of that many decisions with a power held per difficulty (PEACEFUL and SURVIVAL; 
 has no powers), through the engine alone (``tests/ai/test_strong_plans.py``'s walk), and
 counts the plans the strong player's candidates miss up to equivalence: today's, and the
 candidates of the coach before this change (:class:`BeforePlans`), with what kind of plan
-each missed one is. Prints figures; asserts nothing.
+each missed one is. ``--time N`` instead times a decision of a fresh coach (as a hint's)
+today's and before, in turn on each of N decisions per difficulty (one run, side by side).
+Prints figures; asserts nothing.
 
 :class:`BeforePlans` is that coach, for paired strength runs beside today's:
 ``python -m benchmarks.ai --bots strong benchmarks.plans:BeforePlans --vs strong``.
@@ -94,12 +96,35 @@ def kind(game: Game, plan: Plan) -> str:
     return f"{changes} ±1 changes, then {'a RUIN' if ruined else 'a placement'}"
 
 
+def timing(decisions: int, seed: int) -> None:
+    """A fresh coach's decision (the search included) today and before, in turn."""
+    print(f"ms a decision of a fresh coach, {decisions} decisions with a power held, seed {seed}")
+    for difficulty in (Difficulty.PEACEFUL, Difficulty.SURVIVAL):
+        taken: dict[str, list[float]] = {"today": [], "before": []}
+        for i, game in enumerate(positions(difficulty, decisions, seed=seed)):
+            pair = [("today", StrongPlayer), ("before", BeforePlans)]
+            for name, make in pair if i % 2 == 0 else pair[::-1]:
+                player = make()
+                start = time.perf_counter()
+                player.options(game)
+                taken[name].append(1000 * (time.perf_counter() - start))
+        for name, ms in taken.items():
+            ms.sort()
+            p50, p95 = ms[len(ms) // 2], ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+            print(
+                f"{difficulty.value:10} {name:7} p50 {p50:6.0f}  p95 {p95:6.0f}  max {ms[-1]:6.0f}"
+            )
+
+
 def main() -> None:
     """Print, per difficulty, the plans enumerated and those each coach's candidates miss."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--time", type=int, default=0, help="decisions to time (0: count plans)")
     args = parser.parse_args()
+    if args.time:
+        return timing(args.time, args.seed)
     print(f"{args.positions} decisions with a power held per difficulty, seed {args.seed}")
     for difficulty in (Difficulty.PEACEFUL, Difficulty.SURVIVAL):
         now, before = StrongPlayer(search=False), BeforePlans(search=False)
