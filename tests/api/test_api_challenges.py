@@ -249,11 +249,14 @@ def test_rematch_plays_fresh_dice_and_answers_the_challenger(
     mine = ann.get("/api/challenges").json()
     reply = next(c for c in mine["challenges"] if c["role"] == "reply")
     assert reply["by"] == "Ben" and mine["news"] == 2  # Ben played mine, and answered
+    # each counted for what it is (the line said "2 friends played your challenge")
+    assert (mine["played"], mine["replies"]) == (1, 1)
     view = start(ann, reply["code"])
     assert view["challenge"] == reply["code"]
     assert ben.get("/api/challenges").json()["challenges"][0]["role"] in {"made", "played"}
     assert ann.post("/api/challenges/seen").status_code == 204
-    assert ann.get("/api/challenges").json()["news"] == 0  # the reply is taken, Ben's seen
+    after = ann.get("/api/challenges").json()
+    assert after["news"] == after["played"] == after["replies"] == 0  # reply taken, Ben's seen
 
 
 def test_the_export_deletion_and_sign_in_keep_challenges_the_players(

@@ -214,6 +214,15 @@ def test_a_rematch_in_the_list_can_be_played_on_a_phone(
         play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
         rematch = post(f"/api/challenges/{code}/rematch", {"abandon": True})
         play_through(post, rematch, to_the_end=True)
+        # the news line counts each for what it is ("2 friends played your challenge" before)
+        ann.evaluate("localStorage.setItem('magdagdon.challenged', '1')")
+        ann.reload()
+        from .test_browser_replay import words  # (it imports this module's helpers, by a11y's)
+
+        played, back = (
+            words(language, f"{key}.one", n=1) for key in ("challenge_news", "challenge_replies")
+        )
+        ann.locator("#news", has_text=f"{played} {back}").wait_for()
         ann.locator("#menu-button").click()
         ann.locator("#sheet [data-screen='challenges']").click()
         play = ann.locator("#sheet [data-intent='challenge-landing']")

@@ -152,7 +152,9 @@ class MyChallenges(Strict):
     """My challenges, and how many friends played them since I last looked."""
 
     challenges: list[MyChallengeView]
-    news: int
+    news: int = Field(description="played + replies: what the list holds that I have not seen.")
+    played: int = Field(description="Plays of my challenges finished since I last looked.")
+    replies: int = Field(description="Challenges back to me (REMATCHes) I have not played.")
 
 
 class Rematch(Strict):
@@ -282,6 +284,8 @@ async def my_challenges(player: CurrentPlayer, store: StoreDep) -> MyChallenges:
             for e in entries
         ],
         news=news_of(entries),
+        played=sum(e.unseen for e in entries),
+        replies=sum(1 for e in entries if e.role == "reply"),
     )
 
 

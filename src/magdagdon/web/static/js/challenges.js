@@ -253,8 +253,10 @@ export class Challenges {
     const mine = await this.request("GET", "/api/challenges").catch(() => null);
     if (!mine || !mine.news || this.c.doc.getElementById("news")) return;
     const t = this.c.t;
+    // each counted for what it is: a play of my challenge, or a challenge back to me
+    const said = [mine.played ? t("challenge_news", { n: mine.played }) : "", mine.replies ? t("challenge_replies", { n: mine.replies }) : ""];
     const line = el("p", { id: "news", class: "news", role: "status" },
-      el("span", { text: t("challenge_news", { n: mine.news }) }),
+      el("span", { text: said.filter(Boolean).join(" ") }),
       button("open", t("see"), { className: "button small", "data-screen": "challenges" }));
     this.c.doc.getElementById("status")?.after(line);
   }
