@@ -118,26 +118,10 @@ def spiel(difficulty: str, engine: str, turn_level: bool = False) -> Run:
 
     import magdagdon.spiel  # noqa: F401 - registers the game
 
+    from .spiel_speed import bare  # (the same random play: the game's own speed)
+
     params = {"difficulty": difficulty, "turn_level": turn_level, "engine": engine}
-    game = pyspiel.load_game("python_magdagdon", params)
-
-    def run(seconds: float) -> tuple[int, int, float]:
-        rng, steps, games = random.Random(0), 0, 0
-        start = time.process_time()
-        while time.process_time() - start < seconds:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(outcomes, probabilities)[0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
-                    steps += 1
-            games += 1
-        return steps, games, time.process_time() - start
-
-    return run
+    return bare(pyspiel.load_game("python_magdagdon", params))
 
 
 def mcts_decision(difficulty: str, engine: str, simulations: int, decisions: int) -> float:
