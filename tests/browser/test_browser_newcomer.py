@@ -441,6 +441,15 @@ def test_an_ended_session_is_said_whatever_the_request(browser: Any, live_server
     expect(page.locator("#sheet .account-notice")).to_have_text(
         words("en", "account_was_signed_out")
     )
+    # signing back in comes first, on screen; saving (a second, empty account) after it
+    back_in = page.locator("#sheet [data-intent='passkey-sign-in']")
+    expect(back_in).to_have_class(re.compile(r"\bprimary\b"))
+    box = back_in.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 667, box
+    screenshot(page, "account-signed-out-375x667")
+    expect(page.locator("#sheet [data-intent='passkey-register']")).not_to_have_class(
+        re.compile(r"\bprimary\b")
+    )
     page.unroute(re.compile(r".*/api/highscores/.*"))
     page.keyboard.press("Escape")
     expect(page.locator("[data-intent='roll']")).to_be_visible()

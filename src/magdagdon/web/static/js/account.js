@@ -115,7 +115,7 @@ function codePart(t, code) {
     el("p", { class: "note", text: t("account_code_note", { time: until }) }));
 }
 
-function signInPart(t, { codeInput, codeFromLink, codeError, supported }) {
+function signInPart(t, { codeInput, codeFromLink, codeError, supported, signedOut }) {
   const warned = Boolean(codeFromLink && codeInput);
   const described = [warned ? "transfer-warning" : null, codeError ? "transfer-error" : null].filter(Boolean);
   const input = el("input", {
@@ -133,7 +133,7 @@ function signInPart(t, { codeInput, codeFromLink, codeError, supported }) {
       el("div", { class: "field" }, el("label", { for: "transfer-input", text: t("account_code_label") }), input),
       el("button", { type: "submit", class: "button", id: "transfer-submit", text: t("account_sign_in") })),
     codeError ? el("p", { class: "error-text", id: "transfer-error", role: "alert", text: codeError }) : null,
-    supported ? el("div", { class: "actions account-actions" }, button("passkey-sign-in", t("account_passkey_sign_in"))) : null,
+    supported ? el("div", { class: "actions account-actions" }, button("passkey-sign-in", t("account_passkey_sign_in"), { className: signedOut ? "button primary wide" : "button" })) : null,
   ];
 }
 
@@ -213,14 +213,16 @@ function accountParts(t, state) {
     const save = [
       el("p", { text: t("account_intro") }),
       el("div", { class: "actions account-actions" },
-        supported ? button("passkey-register", t("account_save_passkey"), { className: "button primary wide" }) : null,
+        supported ? button("passkey-register", t("account_save_passkey"), { className: state.signedOut ? "button" : "button primary wide" }) : null,
         button("transfer-code", t("account_show_code"))),
       supported ? null : el("p", { class: "note", text: t("account_no_passkeys") }),
       codePart(t, code),
     ];
-    // come with a code (its QR code, its link): signing in with it first, saving after
+    // come with a code (its QR code, its link), or signed out from elsewhere: signing (back)
+    // in first, saving after (saving would make a second, empty account)
     const signIn = signInPart(t, state);
-    const first = state.codeFromLink && state.codeInput ? [...signIn, ...save] : [...save, ...signIn];
+    const back = state.signedOut || (state.codeFromLink && state.codeInput);
+    const first = back ? [...signIn, ...save] : [...save, ...signIn];
     return [title, ...first, ...dataPart(t)];
   }
   const keys = passkeys === null ? el("p", { text: t("loading") }) : passkeys.length ? passkeyList(t, passkeys)
@@ -297,6 +299,7 @@ export class AccountScreen {
     try {
       state.me = await this.request("GET", "/api/players/me");
       this.c.preferences.setSignedIn(state.me.account);
+      if (state.me.account) state.signedOut = false; // (back in)
       if (state.me.account) {
         [state.passkeys, state.sessions] = await Promise.all([
           this.request("GET", "/api/account/passkeys"), this.request("GET", "/api/account/sessions")]);

@@ -152,6 +152,7 @@ export class Controller {
     if (!me || me.account) return;
     this.preferences.setSignedIn(false);
     this.account.pendingNotice = this.t("account_was_signed_out");
+    this.account.signedOut = true; // (signing back in comes first on the screen)
     if (!this.screen) await this.open("account");
   }
 
@@ -176,7 +177,7 @@ export class Controller {
     this.endedSession = true;
     const tell = this.preferences.signedIn();
     this.preferences.setSignedIn(false);
-    if (tell) this.account.pendingNotice = this.t("account_was_signed_out");
+    if (tell) Object.assign(this.account, { pendingNotice: this.t("account_was_signed_out"), signedOut: true });
     this.account.me = this.account.passkeys = this.account.sessions = this.account.code = null;
     const shown = async () => {
       await this.newIdentity();
