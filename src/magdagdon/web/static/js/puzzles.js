@@ -373,7 +373,9 @@ export class Puzzles {
   task(t) {
     const v = this.view;
     const p = this.puzzle;
-    const what = v.phase === "magdagdon" ? t("puzzle_task_magdagdon") : t("puzzle_task_place", { n: v.required });
+    // the task and the turn: "Turn 7: place at least 2 dice for the best final score"
+    const turn = (p.position.turns || 0) + 1;
+    const what = v.phase === "magdagdon" ? t("puzzle_task_magdagdon", { turn }) : t("puzzle_task_place", { n: v.required, turn });
     const powers = !v.powers_total ? "" : v.powers_left ? t("powers_status", { n: v.powers_left, cost: v.next_power_cost }) : t("puzzle_powers", { n: 0 });
     // (the daily and STREAK puzzles are not rated: no ratings are shown with them)
     const rated = p.mode === "daily" || p.mode === "streak" ? "" : t("puzzle_rated_at", { rating: Math.round(p.rating), mine: Math.round(p.player_rating) });
