@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,15 +26,28 @@ Linux), which outgoing connections draw from: a port the kernel handed out with 
 that was closed again could be taken by any connection or by the other pytest worker before
 the server bound it (a server that failed to start now and then, on a loaded machine)."""
 PORTS_EACH = 1_000
-"""Ports each pytest worker has to itself (gw0 from :data:`PORTS_FROM`, gw1 after it, ...)."""
+"""Ports each pytest worker has to itself (gw0 first, gw1 after it, ...)."""
+RANGES = 12
+"""Ranges of :data:`PORTS_EACH` between :data:`PORTS_FROM` and the ephemeral ports. A run takes
+two of them (its workers') by its run id: two runs on one machine (a developer's beside CI's)
+took the same ports, and a server of one that lost the race to bind answered the other's
+test (``test_two_server_processes_racing_a_merge_lose_nothing`` signed in on the wrong
+database)."""
 _next_port = itertools.count()
+
+
+def first_port(worker: str, run: str) -> int:
+    """The first port of a pytest worker's range (``gw0``, ...) in the run ``run``."""
+    slot = zlib.crc32(run.encode()) % (RANGES // 2)
+    return PORTS_FROM + PORTS_EACH * ((2 * slot + int(worker.removeprefix("gw") or 0)) % RANGES)
 
 
 def free_port() -> int:
     """A TCP port nobody listens on now, from this pytest worker's own range (no other worker
     takes it, nor the kernel for an outgoing connection), never the same twice in a run."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
-    first = PORTS_FROM + PORTS_EACH * int(worker.removeprefix("gw") or 0)
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
+    first = first_port(worker, run)
     for _ in range(PORTS_EACH):
         port = first + next(_next_port) % PORTS_EACH
         with socket.socket() as s:
