@@ -197,13 +197,8 @@ class StrongPlayer:
         :meth:`candidates`, but that on a roll that can be placed a power must beat the best
         placement by ``power_margin`` (the best of many estimates is biased upwards, and a
         power is spent for good); the best of them searched."""
-        p = game.powers_left
-        placing = game.phase is Phase.PLACE and p > 0
+        placing = game.phase is Phase.PLACE and game.powers_left > 0
         found = self.candidates(game, self.power_margin if placing else None)
-        if placing:
-            plain = [o for o in found if o.powers_left == p]
-            bar = max(o.value for o in plain) + self.power_margin
-            found = plain + [o for o in found if o.powers_left < p and o.value > bar]
         found.sort(key=lambda o: -o.value)
         if self.search:
             ev = self.evaluator(game.difficulty)
@@ -219,10 +214,10 @@ class StrongPlayer:
         same afterstate with the same powers, or reroll as many dice keeping the same values
         with the same powers (staging before a REROLL only keeps a die out of it).
 
-        With a ``margin`` (a roll to place): the placements after ±1 changes only where the
-        best of them may beat the best placement of the roll as it is by more (the best
-        placement of every roll comes from :meth:`Evaluator.best_placements`, in C where it
-        is built): :meth:`options` drops the others, so they are not listed one by one."""
+        With a ``margin`` (a roll to place): only the plans that spend no power and those
+        that beat the best of them by more than ``margin``; the placements after ±1 changes
+        are enumerated only where their best can (the best placement of every roll comes
+        from :meth:`Evaluator.best_placements`, in C where it is built)."""
         if game.phase not in (Phase.PLACE, Phase.MAGDAGDON):
             return []
         ev = self.evaluator(game.difficulty)
@@ -260,6 +255,8 @@ class StrongPlayer:
                 found.append(option)
             if p > 0:
                 found += self._rerolls(trial, ev, before, cost, kept_sets)
+        if margin is not None:
+            found = [o for o in found if o.powers_left == game.powers_left or o.value > bar]
         return found
 
     def _power_states(self, game: Game, ev: Evaluator) -> list[tuple[Game, list[Action], int]]:
