@@ -98,15 +98,16 @@ def write_puzzles(found: list[dict[str, object]], path: Path) -> None:
 
 
 def mine_database(
-    store: object, limit: int, player_id: int | None = None, today: date | None = None
+    store: object, limit: int, player_id: int | None = None, open_day: date | None = None
 ) -> tuple[int, int, int]:
     """Search up to ``limit`` finished games of a server not searched yet (a player's, or
     anybody's): (games searched, public puzzles added, own puzzles added). A game that fails
-    is logged and left for the next run."""
-    from .store import Store
+    is logged and left for the next run. A daily waits until its day is over (a day before
+    ``open_day``, by default :func:`~magdagdon.store.first_open_day` of now)."""
+    from .store import Store, first_open_day
 
     assert isinstance(store, Store)
-    day = today or datetime.now(UTC).date()
+    day = open_day or first_open_day(datetime.now(UTC))
     searched = public = own = 0
     for game_id, _ in store.unmined_games(player_id, limit, day):
         try:

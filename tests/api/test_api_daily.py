@@ -63,7 +63,8 @@ def test_two_players_meet_the_same_dice_on_every_turn(players: list[TestClient])
     a, b, _ = players
     first, second = start(a), start(b)
     assert first["id"] != second["id"]
-    assert first["daily"] == second["daily"] == {"date": DAY, "number": 5}
+    finish_by = f"{NEXT_DAY}T02:00:00Z"  # (two hours after its day)
+    assert first["daily"] == second["daily"] == {"date": DAY, "number": 5, "finish_by": finish_by}
     # different play (one rescues with powers), the same roll on every turn both reach
     over_a, seen_a = rolls(a, first, ViewPlayer(use_power=False))
     over_b, seen_b = rolls(b, second, ViewPlayer(use_power=True))

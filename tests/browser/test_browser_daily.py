@@ -115,7 +115,9 @@ def test_a_daily_beside_the_regular_game(browser: Any, live_server: str) -> None
     expect(chip).to_have_text(re.compile(r"Daily #2\s*PEACEFUL"))
     assert chip.get_attribute("aria-label") == "Daily #2, PEACEFUL: today's games"
     daily = daily_game(page, live_server, "peaceful")
-    assert daily["daily"] == {"date": "2026-12-02", "number": 2} and daily["version"] == 0
+    finish_by = "2026-12-03T02:00:00Z"  # (two hours after its day)
+    assert daily["daily"] == {"date": "2026-12-02", "number": 2, "finish_by": finish_by}
+    assert daily["version"] == 0
 
     # back to the regular game, untouched; then CONTINUE the daily
     page.click("#menu-button")

@@ -1,11 +1,18 @@
 """Persistence: players, games and high scores through SQLAlchemy 2 Core; all SQL lives here.
 
 One module per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`, :mod:`.daily`,
-:mod:`.stats`), the tables in :mod:`.models`, the engine and migrations in :mod:`.db`;
-:class:`Store` offers them all.
+:mod:`.stats`; the daily's day in :mod:`.dailyday`), the tables in :mod:`.models`, the engine
+and migrations in :mod:`.db`; :class:`Store` offers them all.
 """
 
 from .daily import BoardRow, DailyEntry, Leaderboard, Standing, daily_number
+from .dailyday import (
+    DAILY_GRACE,
+    daily_ends_at,
+    daily_finish_by,
+    daily_over,
+    first_open_day,
+)
 from .db import Database, DatabaseTimeout
 from .errors import (
     DailyEnded,
@@ -24,6 +31,7 @@ from .rows import GameRow
 from .stats import PlayerStats
 
 __all__ = [
+    "DAILY_GRACE",
     "BoardRow",
     "DailyEnded",
     "DailyEntry",
@@ -44,5 +52,9 @@ __all__ = [
     "StaleVersion",
     "Standing",
     "Store",
+    "daily_ends_at",
+    "daily_finish_by",
     "daily_number",
+    "daily_over",
+    "first_open_day",
 ]

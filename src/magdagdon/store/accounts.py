@@ -708,10 +708,11 @@ class Accounts(Players):
         left = c.execute(select(players.c.id).where(players.c.merged_into == player_id)).scalars()
         return [player_id, *left]
 
-    def export_player(self, player_id: int, today: date) -> dict[str, Any]:
+    def export_player(self, player_id: int, open_day: date) -> dict[str, Any]:
         """Everything stored of the player, as JSON-ready data: the player, their sessions,
         passkeys (public parts), games (each with its actions; its seed once it is over, and
-        for a daily once its day is over too) and daily results. Statistics are the web
+        for a daily once its day is over too: a day before ``open_day``,
+        :func:`.dailyday.first_open_day`) and daily results. Statistics are the web
         layer's (from the same games)."""
         with self.db.transaction() as c:
             ids = self._own_players(c, player_id)
@@ -768,8 +769,8 @@ class Accounts(Players):
         def seed(r: Any) -> str | None:
             if r.status != GameStatus.OVER:
                 return None
-            if r.daily is not None and date.fromisoformat(r.daily) >= today:
-                return None  # the day's dice are everybody's until midnight
+            if r.daily is not None and date.fromisoformat(r.daily) >= open_day:
+                return None  # the day's dice are everybody's until the day is over
             return str(r.seed)
 
         return {

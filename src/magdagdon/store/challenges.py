@@ -193,11 +193,14 @@ class Challenges:
     finished_game: Callable[[str], GameRow]
     _insert_game: Callable[..., GameRow]
 
-    def create_challenge(self, player_id: int, game_id: str, today: date) -> tuple[Challenge, bool]:
+    def create_challenge(
+        self, player_id: int, game_id: str, open_day: date
+    ) -> tuple[Challenge, bool]:
         """The challenge of one of the player's finished games: a new one (True), or the one
         made of it before (False). A game of a challenge gives that challenge (passed on to
         more friends). :class:`GameNotFound` if it is not the player's game;
-        :class:`NotFinished` if it is not over, or is a daily whose day is not."""
+        :class:`NotFinished` if it is not over, or is a daily whose day is not (a day from
+        ``open_day`` on, :func:`.dailyday.first_open_day`)."""
         with self.db.transaction(write=True) as c:
             record = c.execute(
                 select(games.c.id, games.c.status, games.c.daily, games.c.challenge).where(
@@ -212,7 +215,7 @@ class Challenges:
                     return found, False
             if record.status != GameStatus.OVER:
                 raise NotFinished(daily=False)
-            if record.daily is not None and date.fromisoformat(record.daily) >= today:
+            if record.daily is not None and date.fromisoformat(record.daily) >= open_day:
                 raise NotFinished(daily=True)
             code = c.scalar(
                 select(game_challenges.c.code).where(game_challenges.c.game_id == game_id)

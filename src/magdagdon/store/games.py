@@ -17,6 +17,7 @@ from ..engine import Difficulty, Game, Phase, RuleViolation
 from ..lru import LruCache
 from .challenges import answer_challenge
 from .daily import count_daily_score
+from .dailyday import daily_over
 from .db import Database
 from .errors import DailyEnded, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
 from .highscores import aware
@@ -203,7 +204,7 @@ class Games:
         version: int,
         change: Callable[[Game], None],
         *,
-        today: date | None = None,
+        now: datetime | None = None,
     ) -> GameRow:
         """Apply ``change`` (which may raise RuleViolation) to the game at ``version``.
 
@@ -214,8 +215,9 @@ class Games:
         game, and nothing is written for a rejected action. A game that ends is scored
         and entered in its high-score table in that same write transaction (unless its
         seed was chosen, see ``Settings.test_seeds_scored``); a daily game in its day's
-        leaderboard instead, and a daily cannot be played after ``today`` has left its day
-        behind (:class:`DailyEnded`: its seed is public then).
+        leaderboard instead, and a daily cannot be played once its day is over at ``now``
+        (:class:`DailyEnded`: its seed is public then; :mod:`.dailyday`: two hours after its
+        day's midnight UTC).
 
         The cost does not grow with the game's history: the load restores the game's
         snapshot (no replay), and the write appends the new actions as rows and replaces
@@ -230,7 +232,7 @@ class Games:
                 "game_abandoned", "This game was abandoned for a new one: it cannot continue."
             )
         day = _day(record.daily)
-        if day is not None and today is not None and day < today:
+        if day is not None and now is not None and daily_over(day, now):
             raise DailyEnded(self._row(record))
         game = self._game(record)
         logged = len(game.actions)

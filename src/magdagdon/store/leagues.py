@@ -30,6 +30,7 @@ from .challenges import new_code, shared_ranks
 from .db import Database
 from .highscores import aware
 from .models import daily_results, league_members, leagues, players, utcnow
+from .stats import streak_end
 
 LEAGUES_PER_PLAYER = 20
 """Leagues a player may be in (made or joined)."""
@@ -313,8 +314,11 @@ class Leagues:
                     return True
         return False
 
-    def league_table(self, player_id: int, league_id: str, week: str, today: date) -> Table:
-        """The league's table of an ISO week, for a member (:class:`NotAMember`)."""
+    def league_table(
+        self, player_id: int, league_id: str, week: str, today: date, open_day: date | None = None
+    ) -> Table:
+        """The league's table of an ISO week, for a member (:class:`NotAMember`); a streak
+        ends today or before the days still to play (``open_day``: :func:`.stats.streak_end`)."""
         days = week_days(week)
         with self.db.transaction() as c:
             league = self._member_league(c, league_id, player_id)
@@ -347,7 +351,8 @@ class Leagues:
         members: list[Member] = []
         for r in rows:
             scores = [scored.get((r.id, d)) for d in days]
-            streak, day = 0, today if (r.id, today) in scored else today - timedelta(days=1)
+            played = {d for p, d in scored if p == r.id}
+            streak, day = 0, streak_end(played, today, open_day)
             while (r.id, day) in scored:
                 streak, day = streak + 1, day - timedelta(days=1)
             members.append(

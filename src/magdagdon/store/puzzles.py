@@ -933,16 +933,16 @@ class Puzzles:
     # --- mining -------------------------------------------------------------------------------
 
     def unmined_games(
-        self, player_id: int | None, limit: int, today: date
+        self, player_id: int | None, limit: int, open_day: date
     ) -> list[tuple[str, int]]:
         """Finished games not yet searched for puzzles (a player's, or anybody's), newest
         first: (game id, player id). A daily waits until its day is over (its dice are
-        everybody's until then)."""
+        everybody's until then): a day before ``open_day`` (:func:`.dailyday.first_open_day`)."""
         with self.db.transaction() as c:
             query = select(games.c.id, games.c.player_id).where(
                 games.c.status == GameStatus.OVER,
                 games.c.puzzles_mined.is_(False),
-                or_(games.c.daily.is_(None), games.c.daily < today.isoformat()),
+                or_(games.c.daily.is_(None), games.c.daily < open_day.isoformat()),
             )
             if player_id is not None:
                 query = query.where(games.c.player_id == player_id)
@@ -952,13 +952,13 @@ class Puzzles:
         return [(r.id, r.player_id) for r in rows]
 
     def store_mined(
-        self, game_id: str, public: list[Puzzle], own: list[Puzzle], today: date
+        self, game_id: str, public: list[Puzzle], own: list[Puzzle], open_day: date
     ) -> tuple[int, int]:
         """The puzzles found in a finished game (public ones, and the player's own), and the
         game marked searched; (public, own) added. Nothing when the game is gone (deleted
         meanwhile) or was searched already (by a racing miner). A challenge's game gives only
         its player's own puzzles (its dice are the challenge's), and so does a daily whose day
-        is not over."""
+        is not over (a day from ``open_day`` on, :func:`.dailyday.first_open_day`)."""
         with self.db.transaction(write=True) as c:
             found = c.execute(
                 select(games.c.player_id, games.c.daily, games.c.challenge).where(
@@ -978,7 +978,7 @@ class Puzzles:
                 return 0, 0
             owner = marked.player_id
             secret = found.challenge is not None or (
-                found.daily is not None and found.daily >= today.isoformat()
+                found.daily is not None and found.daily >= open_day.isoformat()
             )
             added = (
                 0

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from ..engine import Difficulty, Game
+from .dailyday import daily_over
 from .models import GameStatus
 
 
@@ -27,10 +28,10 @@ class GameRow:
     challenge: str | None = None
     """The code of the challenge the game plays (None: not a challenge's game)."""
 
-    def daily_over(self, today: date) -> bool:
-        """Whether this is a daily whose UTC day ended before ``today`` (it can no longer be
-        played; its seed and its players' games are public)."""
-        return self.daily is not None and self.daily < today
+    def daily_over(self, now: datetime) -> bool:
+        """Whether this is a daily whose day is over at ``now`` (:mod:`.dailyday`: it can no
+        longer be played; its seed and its players' games are public)."""
+        return self.daily is not None and daily_over(self.daily, now)
 
     @property
     def seed(self) -> bytes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -77,11 +78,23 @@ def histogram(scores: list[int]) -> list[Bin]:
     return [Bin(start + i * width, start + (i + 1) * width, n) for i, n in enumerate(bars)]
 
 
-def streaks(days: set[date], today: date) -> tuple[int, int]:
-    """The current streak (days in a row ending today, or yesterday while today is still to
-    play) and the longest ever."""
+def streak_end(days: Container[date], today: date, open_day: date | None = None) -> date:
+    """The last day of a current streak: today, or the day before for each day not played yet
+    that is not over (today still to play; and within :data:`.dailyday.DAILY_GRACE` after
+    midnight, yesterday too: ``open_day``, :func:`.dailyday.first_open_day`). A day breaks a
+    streak only once it is over; a game counts for its own day, whenever it was finished."""
+    first = today if open_day is None else min(open_day, today)
+    day = today
+    while day not in days and day >= first:
+        day -= timedelta(days=1)
+    return day
+
+
+def streaks(days: set[date], today: date, open_day: date | None = None) -> tuple[int, int]:
+    """The current streak (days in a row ending today, or before the days still to play:
+    :func:`streak_end`) and the longest ever."""
     current = 0
-    day = today if today in days else today - timedelta(days=1)
+    day = streak_end(days, today, open_day)
     while day in days:
         current += 1
         day -= timedelta(days=1)
@@ -100,9 +113,12 @@ class Stats:
 
     db: Database
 
-    def player_stats(self, player_id: int, today: date) -> PlayerStats:
+    def player_stats(
+        self, player_id: int, today: date, open_day: date | None = None
+    ) -> PlayerStats:
         """A player's statistics: all their games that saw an action, regular and daily (a
-        daily is a game of its difficulty); abandoned ones are played and not finished."""
+        daily is a game of its difficulty); abandoned ones are played and not finished. The
+        daily streak counts each daily for its own day (``open_day``: :func:`streak_end`)."""
         with self.db.transaction() as c:
             records = c.execute(
                 select(games.c.difficulty, games.c.status, games.c.score)
@@ -128,7 +144,7 @@ class Stats:
                 recent=scores[-RECENT:],
             )
         days = {date.fromisoformat(d) for (d,) in played_days}
-        streak, best = streaks(days, today)
+        streak, best = streaks(days, today, open_day)
         return PlayerStats(
             per, DailyStats(played=len(played_days), streak=streak, best_streak=best)
         )

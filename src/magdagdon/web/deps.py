@@ -32,7 +32,7 @@ from anyio import to_thread
 from fastapi import Depends, Request, Response
 
 from ..settings import Settings
-from ..store import DailyEnded, DatabaseTimeout, GameRow, GameStatus, Store
+from ..store import DailyEnded, DatabaseTimeout, GameRow, GameStatus, Store, first_open_day
 from ..store.db import DEADLINE
 from ..store.players import SessionRef
 from .errors import ApiError
@@ -441,24 +441,58 @@ async def limit_replays(request: Request, player: KnownPlayer) -> None:
 
 
 TEST_DATE_HEADER = "X-Magdagdon-Test-Date"
-"""On test servers (``allow_test_seeds``), the day a request takes as today (YYYY-MM-DD)."""
+"""On test servers (``allow_test_seeds``), the day a request takes as today (YYYY-MM-DD): that
+day at 12:00 UTC is the request's moment (:data:`TEST_NOW_HEADER` wins over it)."""
+TEST_NOW_HEADER = "X-Magdagdon-Test-Now"
+"""On test servers, the moment a request takes as now (ISO 8601; UTC when it names no zone):
+tests move the clock across midnight and the daily's grace with it, with no real wait."""
 
 
-async def today(request: Request, settings: SettingsDep) -> date:
-    """Today in UTC: the day of the daily games (a test server takes it from
-    :data:`TEST_DATE_HEADER` when the request has it, to play across midnight)."""
-    given = request.headers.get(TEST_DATE_HEADER) if settings.allow_test_seeds else None
-    if given:
-        try:
-            return date.fromisoformat(given)
-        except ValueError:
-            raise ApiError(422, "invalid_request", f"{TEST_DATE_HEADER}: not a date") from None
-    return datetime.now(UTC).date()
+async def now(request: Request, settings: SettingsDep) -> datetime:
+    """The request's moment in UTC: the clock of the daily games (a test server takes it from
+    :data:`TEST_NOW_HEADER`, else :data:`TEST_DATE_HEADER`'s day at noon, when the request
+    has one, to play across midnight)."""
+    if settings.allow_test_seeds:
+        given = request.headers.get(TEST_NOW_HEADER)
+        if given:
+            try:
+                moment = datetime.fromisoformat(given)
+            except ValueError:
+                raise ApiError(422, "invalid_request", f"{TEST_NOW_HEADER}: not a moment") from None
+            return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+        day = request.headers.get(TEST_DATE_HEADER)
+        if day:
+            try:
+                noon = date.fromisoformat(day)
+                return datetime(noon.year, noon.month, noon.day, 12, tzinfo=UTC)
+            except ValueError:
+                raise ApiError(422, "invalid_request", f"{TEST_DATE_HEADER}: not a date") from None
+    return datetime.now(UTC)
+
+
+Now = Annotated[datetime, Depends(now)]
+
+
+async def today(moment: Now) -> date:
+    """Today in UTC: the day whose dailies may be started (and shown as today's)."""
+    return moment.date()
 
 
 Today = Annotated[date, Depends(today)]
 
-DAILY_NOT_OVER = "This daily game can be watched once its day is over (midnight UTC)."
+
+async def open_day(moment: Now) -> date:
+    """The oldest day not over (:func:`~magdagdon.store.first_open_day`): the days before it
+    are over (their dice public); yesterday is not until two hours after midnight UTC."""
+    return first_open_day(moment)
+
+
+OpenDay = Annotated[date, Depends(open_day)]
+
+DAILY_NOT_OVER = (
+    "This daily game can be watched once its day is over (02:00 UTC the day after: "
+    "until then its games can still be finished)."
+)
 
 
 def finished_game(not_over: str, *, daily_owner: bool) -> Any:
@@ -468,7 +502,9 @@ def finished_game(not_over: str, *, daily_owner: bool) -> Any:
     game is 409 ``daily_not_over`` until its day is over, except to its own player when
     ``daily_owner`` (they have seen its dice)."""
 
-    async def dependency(game_id: str, player: KnownPlayer, store: StoreDep, day: Today) -> GameRow:
+    async def dependency(
+        game_id: str, player: KnownPlayer, store: StoreDep, moment: Now
+    ) -> GameRow:
         def work() -> GameRow:
             if player is not None:
                 try:
@@ -476,11 +512,11 @@ def finished_game(not_over: str, *, daily_owner: bool) -> Any:
                 except LookupError:
                     own = None
                 if own is not None and own.status is not GameStatus.OVER:
-                    if own.daily_over(day):
+                    if own.daily_over(moment):
                         raise DailyEnded(own)  # left unfinished: it never will be
                     raise ApiError(409, "game_not_over", not_over)
             row = store.finished_game(game_id)
-            hidden = row.daily is not None and not row.daily_over(day)  # its day still on
+            hidden = row.daily is not None and not row.daily_over(moment)  # its day still on
             if hidden and not (daily_owner and row.player_id == player):
                 raise ApiError(409, "daily_not_over", DAILY_NOT_OVER)
             return row

@@ -114,7 +114,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return error_response(
             409,
             "daily_ended",
-            "This daily's day is over (midnight UTC): it can no longer be played.",
+            "This daily's day is over (02:00 UTC the day after it): it can no longer be played.",
             game=game_view(exc.current).model_dump(mode="json"),
         )
 

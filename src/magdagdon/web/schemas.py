@@ -286,6 +286,10 @@ class DailyRef(BaseModel):
 
     date: date
     number: int
+    finish_by: datetime = Field(
+        description="Until when it can be played (the next midnight UTC and two hours): then "
+        "its day is over and its dice public."
+    )
 
 
 class GameView(BaseModel):
@@ -448,12 +452,36 @@ class DailyGame(BaseModel):
     score: int | None
 
 
+class DailyUnfinished(BaseModel):
+    """The player's unfinished daily of a day that has ended but is not over: it can still be
+    finished (and counts for its own day) until ``finish_by``."""
+
+    date: date
+    number: int
+    difficulty: Difficulty
+    game_id: str
+    finish_by: datetime
+
+
 class DailyToday(BaseModel):
     """Today's dailies (UTC) and how far the player is with each."""
 
     date: date
     number: int
     games: list[DailyGame]
+    ends_at: datetime = Field(
+        description="When today's dailies can no longer be started (the next midnight UTC)."
+    )
+    finish_by: datetime = Field(
+        description="Until when a daily started today can be finished (two hours later)."
+    )
+    now: datetime = Field(
+        description="The server's moment of this answer: the time left is counted from it."
+    )
+    unfinished: list[DailyUnfinished] = Field(
+        description="The player's dailies of yesterday still to finish (after midnight, for "
+        "two hours), to CONTINUE."
+    )
 
 
 class LeaderboardRow(BaseModel):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..engine import BONUS_POINTS, RUIN, RUIN_PENALTY, Game, Phase, line_prospects
-from ..store import GameRow, GameStatus, daily_number
+from ..store import GameRow, GameStatus, daily_finish_by, daily_number
 from .schemas import (
     Blocked,
     DailyRef,
@@ -93,7 +93,9 @@ def daily_ref(row: GameRow) -> DailyRef | None:
     """Which daily a game is (None: a regular game)."""
     if row.daily is None:
         return None
-    return DailyRef(date=row.daily, number=daily_number(row.daily))
+    return DailyRef(
+        date=row.daily, number=daily_number(row.daily), finish_by=daily_finish_by(row.daily)
+    )
 
 
 def _blocked(game: Game, die: int) -> list[Blocked]:

@@ -37,9 +37,9 @@ from ..coach_pool import Background, BackgroundRefused
 from ..deps import (
     CurrentPlayer,
     KnownPlayer,
+    OpenDay,
     SettingsDep,
     StoreDep,
-    Today,
     background_owners,
     client_address,
     client_network,
@@ -229,7 +229,7 @@ async def create_challenge(
     player: CurrentPlayer,
     store: StoreDep,
     settings: SettingsDep,
-    today: Today,
+    open_from: OpenDay,
 ) -> Response:
     """Challenge friends to one of your finished games' dice: a link (201; 200 with the same
     link when the game has one already; a challenge's game gives its challenge's link).
@@ -242,7 +242,7 @@ async def create_challenge(
     )
     try:
         found, new = await run_store(
-            store, lambda: store.create_challenge(player, body.game_id, today)
+            store, lambda: store.create_challenge(player, body.game_id, open_from)
         )
     except GameNotFound:
         raise ApiError(404, "game_not_found", "No such game of yours.") from None
@@ -251,8 +251,8 @@ async def create_challenge(
             raise ApiError(
                 409,
                 "daily_not_over",
-                "A daily can be a challenge once its day is over (midnight UTC): until then "
-                "its dice are everybody's daily.",
+                "A daily can be a challenge once its day is over (02:00 UTC the day after): "
+                "until then its dice are everybody's daily.",
             ) from None
         raise ApiError(409, "not_finished", "Finish the game first.") from None
     link = _link(request, settings, found)

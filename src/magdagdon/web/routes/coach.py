@@ -12,8 +12,8 @@ from ..caches import ReviewCache
 from ..coach_pool import CoachPool, hint_dict, review_dicts
 from ..deps import (
     CurrentPlayer,
+    Now,
     StoreDep,
-    Today,
     finished_game,
     is_head,
     limit_coach,
@@ -44,7 +44,7 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {
     },
 )
 async def game_hint(
-    request: Request, game_id: str, player: CurrentPlayer, store: StoreDep, today: Today
+    request: Request, game_id: str, player: CurrentPlayer, store: StoreDep, moment: Now
 ) -> HintView:
     """The best plan for the turn in progress, its expected final score and the next best
     plans with what each is expected to cost. The hint knows what the player sees, never the
@@ -53,7 +53,7 @@ async def game_hint(
     row = await run_store(store, lambda: store.get_game(game_id, player))
     if row.status is not GameStatus.ACTIVE or row.game.phase is Phase.OVER:
         raise ApiError(409, "game_over", "The game is over: there is nothing to hint.")
-    if row.daily_over(today):
+    if row.daily_over(moment):
         raise DailyEnded(row)  # it can no longer be played: no hint for it either
     pool = _coach_pool(request)
     advice = await pool.run(hint_dict, row.game)

@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Path, Request, Response, status
 
 from ...engine import Difficulty
-from ...store import GameStatus, daily_number
+from ...store import (
+    DailyEntry,
+    GameStatus,
+    daily_ends_at,
+    daily_finish_by,
+    daily_number,
+    daily_over,
+)
 from ..deps import (
     CurrentPlayer,
     KnownPlayer,
+    Now,
+    OpenDay,
     SettingsDep,
     StoreDep,
     Today,
@@ -23,6 +32,7 @@ from ..par import start_par
 from ..schemas import (
     DailyGame,
     DailyToday,
+    DailyUnfinished,
     ErrorResponse,
     GameConflict,
     GameView,
@@ -36,9 +46,25 @@ router = APIRouter(prefix="/api/daily", tags=["daily"])
 
 
 @router.get("", response_model=DailyToday)
-async def today_dailies(player: KnownPlayer, store: StoreDep, today: Today) -> DailyToday:
-    """Today's dailies (UTC), one per difficulty, and how far the player is with each."""
-    mine = await run_store(store, lambda: store.daily_games(player, today))
+async def today_dailies(
+    player: KnownPlayer, store: StoreDep, today: Today, open_from: OpenDay, moment: Now
+) -> DailyToday:
+    """Today's dailies (UTC), one per difficulty, and how far the player is with each; when
+    today's can no longer be started, until when one started today can be finished, and
+    the player's unfinished dailies of the days that ended but are not over (yesterday's,
+    for two hours after midnight UTC)."""
+    ended = [today - timedelta(days=n) for n in range(1, (today - open_from).days + 1)]
+
+    def work() -> tuple[dict[Difficulty, DailyEntry], list[tuple[date, DailyEntry]]]:
+        left = [
+            (day, entry)
+            for day in ended
+            for entry in store.daily_games(player, day).values()
+            if entry.status is GameStatus.ACTIVE
+        ]
+        return store.daily_games(player, today), left
+
+    mine, left = await run_store(store, work)
     games = []
     for difficulty in Difficulty:
         entry = mine.get(difficulty)
@@ -53,7 +79,24 @@ async def today_dailies(player: KnownPlayer, store: StoreDep, today: Today) -> D
                     difficulty=difficulty, status=shown, game_id=entry.game_id, score=entry.score
                 )
             )
-    return DailyToday(date=today, number=daily_number(today), games=games)
+    return DailyToday(
+        date=today,
+        number=daily_number(today),
+        games=games,
+        ends_at=daily_ends_at(today),
+        finish_by=daily_finish_by(today),
+        now=moment,
+        unfinished=[
+            DailyUnfinished(
+                date=day,
+                number=daily_number(day),
+                difficulty=entry.difficulty,
+                game_id=entry.game_id,
+                finish_by=daily_finish_by(day),
+            )
+            for day, entry in left
+        ],
+    )
 
 
 @router.post(
@@ -102,14 +145,16 @@ async def leaderboard(
     store: StoreDep,
     settings: SettingsDep,
     today: Today,
+    moment: Now,
 ) -> LeaderboardView:
     """A daily's leaderboard: the best 20 (ties share a rank; the earlier game is listed
     first), the number of players and your own rank and percentile; the par once you have
-    finished it; once the day is over, the day's seed (re-run the engine on any game). By
+    finished it; once the day is over (02:00 UTC the day after: its games may be finished
+    until then), the day's seed (re-run the engine on any game). By
     default only accounts are ranked: an anonymous player's game is shown apart, with the
     place it would have (``me.ranked`` false)."""
     when = _daily_day(date, today)
-    ended = when < today
+    ended = daily_over(when, moment)
     only = settings.daily_ranks == "accounts"
     board = await run_store(
         store, lambda: store.daily_leaderboard(when, difficulty, player, ranked_only=only)

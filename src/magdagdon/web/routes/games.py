@@ -10,9 +10,9 @@ from ...engine import Action, Difficulty, Game
 from ...store import GameInProgress, GameRow, GameStatus, Store
 from ..deps import (
     CurrentPlayer,
+    Now,
     SettingsDep,
     StoreDep,
-    Today,
     finished_game,
     limit_actions,
     limit_games,
@@ -128,7 +128,7 @@ async def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Res
     },
 )
 async def act(
-    game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep, today: Today
+    game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep, moment: Now
 ) -> Response:
     """Apply one action to the game at `version`; the engine checks it, all or nothing."""
     action = cast(Action, body.action.model_dump())  # checked by the schema and the engine
@@ -138,7 +138,7 @@ async def act(
         game.apply(action)
 
     def work() -> Response:
-        return view_response(store.act(game_id, player, body.version, change, today=today), store)
+        return view_response(store.act(game_id, player, body.version, change, now=moment), store)
 
     return await run_store(store, work)
 

@@ -32,6 +32,7 @@ from ...store.leagues import (
 )
 from ..deps import (
     CurrentPlayer,
+    OpenDay,
     SettingsDep,
     StoreDep,
     Today,
@@ -247,6 +248,7 @@ async def league_table(
     store: StoreDep,
     settings: SettingsDep,
     today: Today,
+    open_from: OpenDay,
     week: Annotated[str | None, WEEK] = None,
 ) -> TableView:
     """The league's table of a week (this week by default): each member's daily scores day
@@ -259,7 +261,7 @@ async def league_table(
     if days[0] > today:
         raise ApiError(404, "week_not_found", "That week has not begun.")
     table = await _asked(
-        store, lambda: store.league_table(player, league_id, chosen, today), request
+        store, lambda: store.league_table(player, league_id, chosen, today, open_from), request
     )
     following = week_of(days[-1] + timedelta(days=1))
     league = _view(request, settings, table.league)

@@ -12,6 +12,7 @@ from ...store.models import utcnow
 from ..caches import ReviewCache
 from ..deps import (
     CurrentPlayer,
+    OpenDay,
     SettingsDep,
     StoreDep,
     Today,
@@ -81,10 +82,12 @@ async def set_name(body: NameUpdate, player: CurrentPlayer, store: StoreDep) -> 
     dependencies=[Depends(limit_replays)],
     responses={429: {"model": ErrorResponse, "description": "Too many requests: see Retry-After."}},
 )
-async def stats(player: CurrentPlayer, store: StoreDep, today: Today) -> StatsView:
+async def stats(
+    player: CurrentPlayer, store: StoreDep, today: Today, open_from: OpenDay
+) -> StatsView:
     """Your games per difficulty (played, finished, mean, median, best, a histogram of the
     scores, the last 20 in order) and your daily streak."""
-    found = await run_store(store, lambda: store.player_stats(player, today))
+    found = await run_store(store, lambda: store.player_stats(player, today, open_from))
     return stats_view(found)
 
 
@@ -102,12 +105,14 @@ async def stats(player: CurrentPlayer, store: StoreDep, today: Today) -> StatsVi
         429: {"model": ErrorResponse, "description": "Too many requests: see Retry-After."},
     },
 )
-async def export(player: CurrentPlayer, store: StoreDep, today: Today) -> JSONResponse:
+async def export(
+    player: CurrentPlayer, store: StoreDep, today: Today, open_from: OpenDay
+) -> JSONResponse:
     """Download everything the server keeps about you (a file, ``magdagdon-export.json``)."""
 
     def work() -> dict[str, Any]:
-        data = store.export_player(player, today)
-        data["stats"] = stats_view(store.player_stats(player, today)).model_dump(
+        data = store.export_player(player, open_from)
+        data["stats"] = stats_view(store.player_stats(player, today, open_from)).model_dump(
             mode="json", by_alias=True
         )
         return data

@@ -32,6 +32,7 @@ from ...store.puzzles import (
 from ..coach_pool import Background, BackgroundRefused
 from ..deps import (
     CurrentPlayer,
+    OpenDay,
     StoreDep,
     Today,
     background_owners,
@@ -415,8 +416,9 @@ def mine_dicts(game: Game, game_id: str) -> tuple[list[dict[str, Any]], list[dic
     return [p.to_dict() for p in public], [p.to_dict() for p in own]
 
 
-async def _search_game(app: Any, store: Store, game_id: str, today: Any) -> None:
-    """One finished game searched for puzzles in a background process, what it found stored."""
+async def _search_game(app: Any, store: Store, game_id: str, open_day: Any) -> None:
+    """One finished game searched for puzzles in a background process, what it found stored
+    (a daily's public puzzles only once its day is over: before ``open_day``)."""
 
     def load() -> GameRow | None:
         try:
@@ -435,27 +437,27 @@ async def _search_game(app: Any, store: Store, game_id: str, today: Any) -> None
             game_id,
             [P.Puzzle.from_dict(x) for x in public],
             [P.Puzzle.from_dict(x) for x in own],
-            today,
+            open_day,
         )
 
     await run_store(store, save, budget=10)
 
 
 async def _search_own(
-    app: Any, store: Store, player: int, today: Any, hits: list[tuple[str, str]]
+    app: Any, store: Store, player: int, open_day: Any, hits: list[tuple[str, str]]
 ) -> None:
     """Search the player's newest finished games not searched yet (in the background), each
     counted against ``hits`` (the player's and the address's searches an hour): the ones
     past them are put off until the player looks again."""
     try:
         found = await run_store(
-            store, lambda: store.unmined_games(player, OWN_MINED_AT_ONCE, today), budget=10
+            store, lambda: store.unmined_games(player, OWN_MINED_AT_ONCE, open_day), budget=10
         )
         limits = app.state.limits
         for game_id, _ in found:
             if limits is not None and await limits.check(hits) is not None:
                 return
-            await _search_game(app, store, game_id, today)
+            await _search_game(app, store, game_id, open_day)
     except Exception:  # the next ask tries again
         log.exception("searching a player's games for puzzles failed")
 
@@ -466,14 +468,14 @@ async def _search_own(
     responses={429: {"model": ErrorResponse, "description": "Too many requests."}},
 )
 async def my_puzzles(
-    request: Request, player: CurrentPlayer, store: StoreDep, today: Today
+    request: Request, player: CurrentPlayer, store: StoreDep, open_from: OpenDay
 ) -> PuzzleStatsView:
     """Your puzzle ratings (public and your own games'), the rating's history, and what you
     solved per difficulty. Your newest finished games are searched for your own puzzles
     meanwhile (``own.searching``: ask again in a few seconds)."""
 
     def work() -> tuple[dict[str, Any], bool]:
-        return store.puzzle_summary(player), bool(store.unmined_games(player, 1, today))
+        return store.puzzle_summary(player), bool(store.unmined_games(player, 1, open_from))
 
     summary, unmined = await run_store(store, work)
     background: Background = request.app.state.background
@@ -487,7 +489,7 @@ async def my_puzzles(
         try:
             background.submit(
                 key,
-                lambda: _search_own(request.app, store, player, today, hits),
+                lambda: _search_own(request.app, store, player, open_from, hits),
                 owners=background_owners(request, player),
             )
             searching = True
