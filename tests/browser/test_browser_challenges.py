@@ -230,3 +230,36 @@ def test_a_rematch_in_the_list_can_be_played_on_a_phone(
         screenshot(ann, f"challenge-rematch-{language}-375x667")
         fits(ann, play, 375, 667)
         assert play.evaluate("b => b.scrollWidth <= b.clientWidth"), play.inner_text()
+
+
+def see_table(page: Any, url: str) -> None:
+    """The challenge's table, from its link, for a player who has played it."""
+    page.goto(url)
+    page.locator("#sheet [data-intent='challenge-game']").click()
+
+
+def test_a_rematch_gives_up_a_game_never_rolled_without_asking(
+    page: Any, friend: Any, live_server: str
+) -> None:
+    """REMATCH asked to abandon a game the player had started and never rolled (as NEW GAME
+    does not); one rolled is still asked about."""
+    url, _ = quick_challenge(page, live_server, seed=23)
+    code = url.rpartition("=")[2]
+    friend.goto(live_server)
+    friend.locator("#app[aria-busy='false']").wait_for()
+    post = partial(post_as, friend, live_server)
+    play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
+    untouched = post("/api/games", {"difficulty": "peaceful", "abandon": True})
+    assert untouched["version"] == 0
+    see_table(friend, url)
+    friend.locator("#sheet [data-intent='challenge-rematch']").click()
+    friend.locator("#sheet").wait_for(state="hidden")
+    assert not friend.locator("#confirm").evaluate("d => d.open")
+    current = friend.request.get(f"{live_server}/api/games/current").json()
+    assert current["id"] != untouched["id"] and current["version"] == 0
+    # a game with a roll in it is asked about
+    rolled = post("/api/games", {"difficulty": "peaceful", "abandon": True})
+    post(f"/api/games/{rolled['id']}/actions", {"version": 0, "action": {"type": "roll"}})
+    see_table(friend, url)
+    friend.locator("#sheet [data-intent='challenge-rematch']").click()
+    friend.locator("#confirm-text").wait_for(state="visible")

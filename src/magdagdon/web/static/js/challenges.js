@@ -218,7 +218,10 @@ export class Challenges {
         game = await this.request("POST", `/api/challenges/${enc(code)}/rematch`, { abandon: false });
       } catch (error) {
         if (!(error instanceof ApiError) || error.code !== "game_in_progress") throw error;
-        if (!(await this.c.dialogs.ask(t("abandon_confirm"), t("new_game")))) return;
+        // as NEW GAME: a game never rolled (version 0) is given up without asking
+        const current = error.body && error.body.game;
+        const touched = !current || current.version > 0;
+        if (touched && !(await this.c.dialogs.ask(t("abandon_confirm"), t("new_game")))) return;
         game = await this.request("POST", `/api/challenges/${enc(code)}/rematch`, { abandon: true });
       }
       this.c.close();
