@@ -119,7 +119,7 @@ def candidate_plans(player: StrongPlayer, game: Game) -> set[Plan]:
 def test_every_legal_plan_is_a_candidate(difficulty: Difficulty) -> None:
     player = StrongPlayer(search=False)
     kinds = {"power": 0, "magdagdon": 0}
-    for game in positions(difficulty, 40, seed=difficulty is Difficulty.SURVIVAL):
+    for game in positions(difficulty, 20, seed=difficulty is Difficulty.SURVIVAL):
         plans = every_plan(game)
         candidates = candidate_plans(player, game)
         missing = plans - candidates
@@ -132,7 +132,7 @@ def test_every_legal_plan_is_a_candidate(difficulty: Difficulty) -> None:
         kinds["magdagdon"] += game.phase is Phase.MAGDAGDON
         kinds["power"] += any(p[0] == "after" and p[2] < game.powers_left for p in plans)
     # the sample holds both kinds of decision, with plans that spend powers
-    assert kinds["magdagdon"] >= 2 and kinds["power"] >= 20, kinds
+    assert kinds["magdagdon"] >= 2 and kinds["power"] >= 16, kinds
 
 
 def test_a_reroll_of_a_placeable_roll_and_two_changes_are_weighed() -> None:
