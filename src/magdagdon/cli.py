@@ -609,22 +609,45 @@ def _bot(text: str) -> str:
 PLAY_NEEDS: Final = "magdagdon play needs Textual: pip install 'magdagdon[tui]'"
 
 
+def _print_checked(checked: Any, out: str) -> None:
+    refused = ", ".join(f"{n} {why}" for why, n in sorted(checked.refused.items()))
+    print(
+        f"checked {checked.seen} puzzles in {checked.seconds:.0f} s: {len(checked.kept)} kept "
+        f"-> {out}; refused: {refused or 'none'}"
+    )
+
+
 def cmd_puzzles(args: argparse.Namespace) -> int:
     """Find puzzles: in the coach's own games (a file) or in a server's finished games."""
     from pathlib import Path
 
     from . import mining
 
+    if args.action == "check":
+        if not args.input or not args.out:
+            raise CommandError("check reads a file and writes one: give --in FILE and --out FILE")
+        checked = mining.check_puzzles(
+            mining.read_puzzles(Path(args.input)), args.check_seed, args.processes
+        )
+        mining.write_puzzles(checked.kept, Path(args.out))
+        _print_checked(checked, args.out)
+        return 0
     if args.self_play is not None:
         if not args.out:
             raise CommandError("--self-play writes a file: give --out FILE.jsonl.gz")
         levels = [Difficulty(d) for d in (args.difficulty or [d.value for d in Difficulty])]
         mined = mining.mine_self_play(levels, args.self_play, args.seed, args.processes)
-        mining.write_puzzles(mined.puzzles, Path(args.out))
         print(
             f"{len(mined.puzzles)} puzzles from {mined.games} games in {mined.seconds:.0f} s "
-            f"({mined.per_cpu_minute:.1f} puzzles per CPU-minute) -> {args.out}"
+            f"({mined.per_cpu_minute:.1f} puzzles per CPU-minute)"
         )
+        found = mined.puzzles
+        if args.check:
+            checked = mining.check_puzzles(found, args.check_seed, args.processes)
+            _print_checked(checked, args.out)
+            found = checked.kept
+        mining.write_puzzles(found, Path(args.out))
+        print(f"{len(found)} puzzles -> {args.out}")
         return 0
     _need_server("puzzles mine")
     settings = _settings(args)
@@ -726,7 +749,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_rotate_secret)
 
     p = sub.add_parser("puzzles", help="find puzzles in a server's games or the coach's own")
-    p.add_argument("action", choices=["mine"], help="mine: find new puzzles")
+    p.add_argument(
+        "action",
+        choices=["mine", "check"],
+        help="mine: find new puzzles; check: a file's puzzles under the puzzle check",
+    )
     p.add_argument(
         "--self-play", type=_positive, metavar="N", help="in N coach's games per difficulty"
     )
@@ -737,7 +764,16 @@ def build_parser() -> argparse.ArgumentParser:
         choices=[d.value for d in Difficulty],
         help="with --self-play: only this difficulty (repeatable; default all)",
     )
-    p.add_argument("--out", help="with --self-play: the file to write (.jsonl or .jsonl.gz)")
+    p.add_argument(
+        "--out", help="with --self-play or check: the file to write (.jsonl or .jsonl.gz)"
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="with --self-play: keep one puzzle per position, each checked by play-outs",
+    )
+    p.add_argument("--in", dest="input", help="with check: the puzzles to check (a file)")
+    p.add_argument("--check-seed", type=int, default=0, help="the seed of the check's play-outs")
     p.add_argument("--processes", type=_positive, default=1, help="worker processes (e.g. 2)")
     p.add_argument(
         "--limit",

@@ -3,8 +3,13 @@
 Self-play (``--self-play N --seed S``) plays the coach's games ``game_seed(S, i)`` for ``i <
 N`` in each difficulty asked and keeps every turn where one plan stands out
 (:func:`magdagdon.ai.puzzles.analyse`); the same command gives the same puzzles, in the same
-order, byte for byte (``--out FILE.jsonl.gz``: gzip without a timestamp). The starter set
-shipped in the package is made so (its command is in BENCHMARKS.md).
+order, byte for byte (``--out FILE.jsonl.gz``: gzip without a timestamp). With ``--check``
+the puzzles found then go through :func:`check_puzzles`, as ``magdagdon puzzles check --in
+FILE`` puts an existing set: one puzzle per position, no forced answer, each position
+analysed again by today's coach, and the best plan kept only when the paired play-outs of
+:mod:`magdagdon.ai.puzzlecheck` find it significantly ahead of its rivals (the check's seed
+``--check-seed``; the same command gives the same file). The starter set shipped in the
+package is made so (its command is in BENCHMARKS.md).
 
 A server's database (the server's settings, ``--env-file``): every finished game not searched
 yet, newest first (``--limit``; a daily once its day is over), yields its public puzzles (the
@@ -21,13 +26,16 @@ import io
 import json
 import logging
 import time
+from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from multiprocessing import get_context
 from pathlib import Path
 
 from .ai import puzzles as P
+from .ai.players import Player
+from .ai.strong import StrongPlayer
 from .engine import Difficulty
 
 log = logging.getLogger("magdagdon.puzzles")
@@ -83,6 +91,91 @@ def mine_self_play(
             found.extend(_mine_one(task))
         used = time.process_time() - cpu
     return Mined(found, len(tasks), time.perf_counter() - start, used)
+
+
+def _check_one(task: tuple[dict[str, object], int]) -> tuple[dict[str, object] | None, str]:
+    """One puzzle analysed again and checked: (the puzzle with its check, "") or (None, why
+    not)."""
+    from .ai import puzzlecheck as C
+
+    data, seed = task
+    old = P.Puzzle.from_dict(data)
+    game = old.position.game()
+    player = _worker_players()
+    found = P.plans(game, player[0])
+    puzzle = P.analyse(game, player=player[0], deep=player[1], source=old.source, found=found)
+    if puzzle is None:
+        return None, "no longer stands out"
+    checked = C.check(puzzle.position, puzzle.best, found=found, seed=seed, bot=player[2])
+    if not checked.holds:
+        return None, checked.reason
+    return replace(puzzle, check=checked.to_dict()).to_dict(), ""
+
+
+_PLAYERS: list[tuple[StrongPlayer, StrongPlayer, Player]] = []
+
+
+def _worker_players() -> tuple[StrongPlayer, StrongPlayer, Player]:
+    """The analyst, the deeper search and the play-out bot of this process (made once: their
+    memories are worth keeping from one puzzle to the next)."""
+    if not _PLAYERS:
+        from .ai.registry import make_player
+
+        _PLAYERS.append((P.analyst(), P._deep_player(), make_player("ntuple")))
+    return _PLAYERS[0]
+
+
+@dataclass
+class Checked:
+    """What :func:`check_puzzles` kept, what it refused and why, and how fast."""
+
+    kept: list[dict[str, object]]
+    seen: int
+    refused: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+
+
+def check_puzzles(found: Iterable[dict[str, object]], seed: int = 0, processes: int = 1) -> Checked:
+    """A set of puzzles (:meth:`~magdagdon.ai.puzzles.Puzzle.to_dict`'s form) under the rules
+    of issue 44: the first of each position (:func:`~magdagdon.ai.puzzlecheck.position_key`)
+    kept, each analysed again by today's coach (:func:`~magdagdon.ai.puzzles.analyse`: it
+    must still stand out, and its best plan may change), then checked by paired play-outs
+    from ``seed`` (:func:`~magdagdon.ai.puzzlecheck.check`, which also refuses a forced
+    answer); in the order given, the same for the same input and seed."""
+    from .ai import puzzlecheck as C
+
+    start = time.perf_counter()
+    refused: Counter[str] = Counter()
+    seen: set[tuple[object, ...]] = set()
+    tasks = []
+    total = 0
+    for data in found:
+        total += 1
+        key = C.position_key(P.Position.from_dict(data["position"]))  # type: ignore[arg-type]
+        if key in seen:
+            refused["repeat"] += 1
+            continue
+        seen.add(key)
+        tasks.append((data, seed))
+    kept: list[dict[str, object]] = []
+    if processes > 1:
+        with get_context("spawn").Pool(processes) as pool:
+            results = list(pool.imap(_check_one, tasks))
+    else:
+        results = [_check_one(task) for task in tasks]
+    for puzzle, why in results:
+        if puzzle is None:
+            refused[why] += 1
+        else:
+            kept.append(puzzle)
+    return Checked(kept, total, refused, time.perf_counter() - start)
+
+
+def read_puzzles(path: Path) -> list[dict[str, object]]:
+    """A file of :func:`write_puzzles` (gzipped when it ends in .gz)."""
+    raw = path.read_bytes()
+    text = gzip.decompress(raw).decode() if path.suffix == ".gz" else raw.decode()
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def write_puzzles(found: list[dict[str, object]], path: Path) -> None:

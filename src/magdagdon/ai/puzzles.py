@@ -166,10 +166,22 @@ class Puzzle:
     """The deeper search's values of the best plans, the best first."""
     source: str = ""
     """Where it was found: ``self-play:SEED:INDEX`` or a game's id."""
+    check: dict[str, Any] | None = None
+    """The puzzle check's figures (:class:`~.puzzlecheck.Check`'s ``to_dict``: the play-outs
+    a plan, their seed and bot, the measured margin, each rival's mean difference and its
+    standard error), or None for a puzzle not checked (files made before the check)."""
 
     @property
     def margin(self) -> float:
-        """By how much the best plan beats the next."""
+        """By how much the best plan beats the next: the measured margin of the check (the
+        mean paired difference against the closest rival) when checked, else the coach's."""
+        if self.check is not None:
+            return float(self.check["margin"])
+        return self.coach_margin
+
+    @property
+    def coach_margin(self) -> float:
+        """By how much the coach's search values the best plan above the next."""
         return self.best_value - self.second_value
 
     def to_dict(self) -> dict[str, Any]:
@@ -183,6 +195,7 @@ class Puzzle:
             "themes": self.themes,
             "deep_values": [round(v, 3) for v in self.deep_values],
             "source": self.source,
+            **({} if self.check is None else {"check": self.check}),
         }
 
     @classmethod
@@ -197,6 +210,7 @@ class Puzzle:
             list(data["themes"]),
             [float(v) for v in data.get("deep_values", [])],
             str(data.get("source", "")),
+            data.get("check"),
         )
 
 

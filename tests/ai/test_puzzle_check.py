@@ -1,0 +1,216 @@
+"""The puzzle check (issue 44, items 2 and 3): paired play-outs refuse a best plan that is not
+ahead, one puzzle per position up to the board's symmetries and the dice's order, no forced
+answer; the shipped starter set keeps those rules. Each check here plays few games on
+positions near the end of the game: seconds, not minutes."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from magdagdon.ai import puzzlecheck as C
+from magdagdon.ai import puzzles as P
+from magdagdon.ai.strong import StrongPlayer
+from magdagdon.cli import main
+from magdagdon.engine import Difficulty
+from magdagdon.mining import check_puzzles
+
+# Lines of the starter set of issue 35 (0-based ids of the issue, at commit 6c9ee21).
+PUZZLE_631: dict[str, Any] = {
+    "best": [
+        {"delta": 1, "die": 2, "type": "adjust"},
+        {"cell": 3, "die": 0, "type": "stage"},
+        {"cell": 6, "die": 2, "type": "stage"},
+        {"cell": 7, "die": 1, "type": "stage"},
+        {"cell": 15, "die": 3, "type": "stage"},
+        {"type": "confirm"},
+    ],
+    "best_value": 384.799,
+    "deep_values": [384.799, 370.763, 370.339],
+    "plans": 139,
+    "position": {
+        "board": "121./23../343./454.",
+        "dice": [2, 3, 1, 5],
+        "difficulty": "peaceful",
+        "powers_used": 0,
+        "turns": 5,
+    },
+    "second_value": 370.763,
+    "source": "self-play:2026:209:5",
+    "themes": ["two_pairs", "straight", "last_squares", "increase"],
+}
+"""Claimed 14 points ahead; loses to its runner-up when played (the issue: -3.9 ± 1.4)."""
+PUZZLE_643: dict[str, Any] = {
+    "best": [
+        {"delta": -1, "die": 2, "type": "adjust"},
+        {"cell": 1, "die": 2, "type": "stage"},
+        {"cell": 14, "die": 0, "type": "stage"},
+        {"cell": 15, "die": 1, "type": "stage"},
+        {"type": "confirm"},
+    ],
+    "best_value": 455.924,
+    "deep_values": [455.924, 426.743, 423.934],
+    "plans": 9,
+    "position": {
+        "board": "4.66/3456/234./12..",
+        "dice": [3, 4, 6, 1],
+        "difficulty": "peaceful",
+        "powers_used": 0,
+        "turns": 5,
+    },
+    "second_value": 426.743,
+    "source": "self-play:2026:212:5",
+    "themes": ["straight", "fewer_dice", "last_squares", "decrease"],
+}
+"""Claimed 29, measured 16-18 by the issue: a real puzzle, its margin overstated."""
+PUZZLE_1081: dict[str, Any] = {
+    "best": [{"cell": 8, "type": "accept_magdagdon"}],
+    "best_value": 349.0,
+    "deep_values": [349.0, 279.0, 279.0],
+    "plans": 16,
+    "position": {
+        "board": "1234/2345/.456/6566",
+        "dice": [2, 1, 6, 5],
+        "difficulty": "survival",
+        "powers_used": 0,
+        "turns": 6,
+    },
+    "second_value": 279.0,
+    "source": "self-play:2026:73:6",
+    "themes": ["last_squares", "ruin"],
+}
+"""The one empty square can never take a die: the RUIN, 70 points (the power) ahead of a
+hopeless REROLL."""
+
+FEW = {"games": 30, "max_games": 60, "rivals": 3}
+"""A check of few play-outs (the real one plays 100 to 400 a plan against 5 rivals)."""
+
+
+@cache
+def analyst() -> StrongPlayer:
+    return P.analyst()
+
+
+def mirrored(board: str) -> str:
+    """The board mirrored left to right."""
+    return "/".join(row[::-1] for row in board.split("/"))
+
+
+def turned(board: str) -> str:
+    """The board turned a quarter."""
+    rows = board.split("/")
+    return "/".join("".join(rows[3 - r][c] for r in range(4)) for c in range(4))
+
+
+def test_a_best_plan_that_loses_when_played_is_refused() -> None:
+    puzzle = P.Puzzle.from_dict(PUZZLE_631)
+    checked = C.check_puzzle(puzzle, player=analyst(), **FEW)
+    assert not checked.holds and checked.reason == "behind"
+    assert checked.margin < 0  # the closest rival is ahead of it
+    assert checked.rivals[0].mean == min(r.mean for r in checked.rivals)
+    assert checked.games == 30  # decided at the first stage
+
+
+def test_a_real_puzzle_holds_and_states_the_measured_margin() -> None:
+    puzzle = P.Puzzle.from_dict(PUZZLE_643)
+    checked = C.check_puzzle(puzzle, player=analyst(), **FEW)
+    assert checked.holds, checked
+    assert all(r.mean - C.Z * r.se >= C.FLOOR for r in checked.rivals)
+    # measured well below the claimed 29 points
+    assert C.FLOOR < checked.margin < puzzle.coach_margin
+    stored = P.Puzzle.from_dict({**PUZZLE_643, "check": checked.to_dict()})
+    assert stored.margin == pytest.approx(checked.margin, abs=1e-3)
+    assert P.Puzzle.from_dict(stored.to_dict()) == stored
+    assert stored.check is not None and stored.check["games"] == checked.games
+    # a file written before the check is still read, its margin the coach's
+    old = P.Puzzle.from_dict(PUZZLE_643)
+    assert old.check is None and old.margin == pytest.approx(455.924 - 426.743)
+    assert "check" not in old.to_dict()
+
+
+def test_the_play_outs_are_paired_and_reproducible() -> None:
+    position = P.Puzzle.from_dict(PUZZLE_643).position
+    plan = PUZZLE_643["best"]
+    scores = [C.play_out(position, plan, seed) for seed in range(5)]
+    assert scores == [C.play_out(position, plan, seed) for seed in range(5)]
+    assert len(set(scores)) > 1  # the later dice differ from one seed to the next
+
+
+def test_a_ruin_whose_rivals_only_pay_for_powers_is_refused() -> None:
+    puzzle = P.Puzzle.from_dict(PUZZLE_1081)
+    found = P.plans(puzzle.position.game(), analyst())
+    assert C.refusal(puzzle.position, puzzle.best, found) == "forced"
+    checked = C.check_puzzle(puzzle, found=found)
+    assert not checked.holds and checked.reason == "forced" and checked.games == 0
+
+
+def test_the_forced_last_square_is_refused() -> None:
+    # only the 6 fits the last square (beside two 6s): every other plan spends a power
+    position = P.Position(Difficulty.PEACEFUL, "1234/2345/3456/456.", (6, 1, 1, 1))
+    found = P.plans(position.game(), analyst())
+    assert len(found) >= P.MIN_PLANS
+    best = found[0].actions
+    assert not C.spends_power(best)
+    assert C.refusal(position, best, found) == "forced"
+    # with two dice that fit, the choice is the player's: no refusal
+    free = P.Position(Difficulty.PEACEFUL, "1234/2345/3456/456.", (6, 5, 1, 1))
+    found = P.plans(free.game(), analyst())
+    assert C.refusal(free, found[0].actions, found) is None
+
+
+def test_a_position_turned_mirrored_or_its_dice_reordered_is_one_puzzle() -> None:
+    position = P.Position.from_dict(PUZZLE_643["position"])
+    key = C.position_key(position)
+    for board in (
+        mirrored(position.board),
+        turned(position.board),
+        turned(turned(mirrored(position.board))),
+    ):
+        for dice in ((1, 6, 4, 3), (3, 4, 6, 1)):
+            other = P.Position(position.difficulty, board, dice, 0, turns=7)
+            assert C.position_key(other) == key, (board, dice)
+    assert C.position_key(P.Position(position.difficulty, position.board, (3, 4, 6, 2))) != key
+    used = P.Position(position.difficulty, position.board, position.dice, powers_used=1)
+    assert C.position_key(used) != key
+    nightmare = P.Position(Difficulty.NIGHTMARE, position.board, position.dice)
+    assert C.position_key(nightmare) != key
+
+
+def test_checking_a_set_keeps_one_puzzle_per_position(tmp_path: Path) -> None:
+    repeat = json.loads(json.dumps(PUZZLE_643))
+    repeat["position"]["board"] = mirrored(repeat["position"]["board"])
+    repeat["position"]["dice"] = [1, 6, 4, 3]
+    repeat["best"] = [  # the same plan, mirrored: the 6 (die 1 now) becomes a 5 on square 2
+        {"delta": -1, "die": 1, "type": "adjust"},
+        {"cell": 2, "die": 1, "type": "stage"},
+        {"cell": 13, "die": 3, "type": "stage"},
+        {"cell": 12, "die": 2, "type": "stage"},
+        {"type": "confirm"},
+    ]
+    P.Puzzle.from_dict(repeat)  # a legal position
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        "".join(json.dumps(p) + "\n" for p in (PUZZLE_643, repeat, PUZZLE_1081)), "utf-8"
+    )
+    out = tmp_path / "out.jsonl.gz"
+    assert main(["puzzles", "check", "--in", str(source), "--out", str(out)]) == 0
+    with gzip.open(out, "rt", encoding="utf-8") as lines:
+        kept = [P.Puzzle.from_dict(json.loads(line)) for line in lines]
+    assert [p.source for p in kept] == [PUZZLE_643["source"]]
+    assert kept[0].check is not None and kept[0].margin == kept[0].check["margin"]
+    again = check_puzzles([PUZZLE_643, repeat, PUZZLE_1081])
+    assert again.refused == {"repeat": 1, "forced": 1}
+    assert [p["check"] for p in again.kept] == [kept[0].check]  # reproducible
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 44, item 3: the starter set is to be mined again (BENCHMARKS.md)"
+)
+def test_the_starter_set_has_one_puzzle_per_position() -> None:
+    keys = [C.position_key(p.position) for p in P.starter_puzzles()]
+    assert len(set(keys)) == len(keys), f"{len(keys) - len(set(keys))} repeats"
