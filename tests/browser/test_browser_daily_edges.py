@@ -35,14 +35,15 @@ def test_a_daily_ended_midgame_and_on_the_next_visit_is_said(
     ui.game_id = next(g["game_id"] for g in games if g["difficulty"] == "survival")
     view = ui.perform({"type": "roll"})
     number = view["daily"]["number"]
-    # midnight passes while the player thinks: the next action is refused, and said
+    # the day ends, and its two hours of grace, while the player thinks (the next day at noon):
+    # the next action is refused, and said
     page.set_extra_http_headers({"X-Magdagdon-Test-Date": NEXT})
     die = next(d for d in view["dice"] if d["legal_cells"])
     page.click(f"[data-die='{die['index']}']")
     page.click(f"[data-square='{die['legal_cells'][0]}']")
     notice = page.locator("#sheet .daily-notice")
     expect(notice).to_have_text(
-        f"Daily #{number} ended at midnight (UTC) before it was finished: it can no longer be "
+        f"Daily #{number} was not finished by 02:00 UTC the day after: it can no longer be "
         "played. Here are today's."
     )
     expect(page.locator("#sheet .daily-day")).to_contain_text(f"Daily #{number + 1}")
@@ -107,7 +108,7 @@ def test_a_daily_replay_opened_the_same_day_offers_todays_dailies(
     page = friend.new_page()
     page.goto(f"{live_server}/replay/{over['id']}")
     expect(page.locator(".replay-error")).to_have_text(
-        "This daily can be watched once its day ends (midnight UTC)."
+        "This daily can be watched once its day is over (02:00 UTC the day after)."
     )
     expect(page.locator(".play-link")).to_have_count(0)  # one way on, not two
     page.click("a.button.primary")

@@ -130,7 +130,7 @@ export class Controller {
       // game again rather than a new one (its result sheet too, unless the player closed it).
       const last = unreadable ? null : this.preferences.lastGame();
       const remembered = last && (!current || current.id !== last) ? await this.api.game(last).catch(() => null) : null;
-      if (remembered && remembered.daily && await this.isToday(remembered.daily.date)) return this.setGame(remembered);
+      if (remembered && remembered.daily && await this.isPlayable(remembered)) return this.setGame(remembered);
       if (remembered && remembered.challenge && remembered.phase !== "over") return this.setGame(remembered);
       // a daily left unfinished when its day ended: said, with today's dailies (below)
       if (remembered && remembered.daily && remembered.phase !== "over") this.dailyEnded(remembered);
@@ -195,11 +195,18 @@ export class Controller {
     this.pendingScreen = "daily";
   }
 
-  // Whether a daily's date is the server's today (what GET /api/daily says).
-  async isToday(date) {
-    const info = await this.api.daily().catch(() => null);
+  // Whether a daily game is today's, or yesterday's still to finish (what GET /api/daily says:
+  // for two hours after midnight UTC a daily started before it can be finished).
+  async isPlayable(game) {
+    const info = await this.fetchDaily().catch(() => null);
     if (info) this.daily.info = info;
-    return Boolean(info) && info.date === date;
+    return Boolean(info) && (info.date === game.daily.date || (info.unfinished || []).some((u) => u.game_id === game.id));
+  }
+
+  // GET /api/daily, with when it came (the time left is counted from the server's moment)
+  async fetchDaily() {
+    const info = await this.api.daily();
+    return { ...info, received: Date.now() };
   }
 
   newGame(difficulty) {
@@ -342,6 +349,7 @@ export class Controller {
       case "review": return this.openReview(data.game);
       case "back-to-game": return this.backToGame();
       case "daily-play": return this.playDaily(data.difficulty);
+      case "daily-continue": return this.continueDaily(data.game);
       case "leaderboard": return this.openLeaderboard(data.date, data.difficulty);
       case "stats-difficulty": this.stats.difficulty = data.difficulty; return this.paint();
       case "share": return this.shareGame(data.game);
@@ -637,9 +645,22 @@ export class Controller {
       }
     });
     if (played) {
-      const info = this.daily.info || await this.api.daily().catch(() => null);
+      const info = this.daily.info || await this.fetchDaily().catch(() => null);
       if (info) await this.openLeaderboard(info.date, difficulty);
     } else this.focusBoard();
+  }
+
+  // CONTINUE yesterday's daily, left unfinished at midnight: it can be finished until its
+  // finish_by (after it, its actions answer daily_ended, said with today's dailies).
+  async continueDaily(id) {
+    await this.run(async () => {
+      const game = await this.api.game(id);
+      this.close();
+      this.daily.notice = "";
+      this.setGame(game);
+      this.view.announce(this.t("announce_daily", { number: game.daily.number, name: DIFFICULTY_NAMES[game.difficulty] }));
+    });
+    this.focusBoard();
   }
 
   // After a sheet that started or changed the game closes: the keyboard goes on at the board
@@ -676,11 +697,17 @@ export class Controller {
     this.daily.error = "";
     this.paint();
     try {
-      this.daily.info = await this.api.daily();
+      this.daily.info = await this.fetchDaily();
     } catch (error) {
       this.daily.error = this.errorText(error);
     }
     if (this.screen === "daily") this.paint();
+    // the time left goes on: drawn again every half minute while the list is open
+    clearInterval(this.dailyClock);
+    this.dailyClock = setInterval(() => {
+      if (this.screen !== "daily") clearInterval(this.dailyClock);
+      else if (!this.ui.busy) this.paint();
+    }, 30000);
     // the finished ones' SHARE needs their games and pars: fetched now, before the tap
     for (const g of this.daily.info && !this.daily.error ? this.daily.info.games : []) {
       if (g.status === "over" && g.game_id && g.game_id !== this.game?.id) this.prepareShare(g.game_id);

@@ -6,6 +6,27 @@ import { nameForm } from "./name.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
 const FIRST_DAY = "2026-12-01"; // daily #1
+const LAST_MINUTES = 15 * 60000; // the last quarter hour to start today's dailies: said by PLAY
+
+// "3 h 12 min", "9 min": how long is left (whole minutes, rounded up: never "0 min"), kept
+// on one line (no-break spaces)
+export function durationText(t, ms) {
+  const minutes = Math.max(1, Math.ceil(ms / 60000));
+  const h = Math.floor(minutes / 60);
+  const text = h ? t("time_hours_minutes", { h, m: minutes % 60 }) : t("time_minutes", { m: minutes });
+  return text.replace(/ /g, "\u00a0");
+}
+
+// a moment as the clock shows it in the player's own time zone ("04:00", "4:00 AM")
+export function clockText(t, iso) {
+  return new Intl.DateTimeFormat(t.language, { hour: "numeric", minute: "2-digit" }).format(new Date(iso));
+}
+
+// The server's moment now: the one GET /api/daily said, and the time since it came (the
+// time left is the server's, whatever this device's clock says)
+function serverNow(info) {
+  return Date.parse(info.now) + (info.received ? Date.now() - info.received : 0);
+}
 
 // "1 December 2026" in the player's language: a daily's date is a UTC day
 export function dayText(t, date) {
@@ -34,6 +55,27 @@ export function dailySheet(t, { info, error, notice, onDaily, shared }) {
   const title = t("title_daily_challenge");
   if (error) return [title, el("p", { class: "error-text", role: "alert", text: error })];
   if (!info) return [title, el("p", { text: t("loading") })];
+  const now = serverNow(info);
+  // yesterday's daily left unfinished at midnight: it can still be finished (until finish_by)
+  const unfinished = (info.unfinished || []).map((u) => {
+    const name = DIFFICULTY_NAMES[u.difficulty];
+    return el("li", { class: "daily-item daily-unfinished" },
+      el("div", { class: "daily-head" },
+        el("strong", { text: `${t("daily_number", { number: u.number })} · ${name}` }),
+        el("span", { class: "daily-status", text: t("daily_left_to_finish", { time: durationText(t, Date.parse(u.finish_by) - now) }) })),
+      el("div", { class: "daily-buttons" },
+        button("daily-continue", t("continue"), {
+          className: "button primary", "data-game": u.game_id, "aria-label": `${t("continue")}: ${t("daily_number", { number: u.number })}, ${name}`,
+        })));
+  });
+  // the time left to start today's; in the last quarter hour, how little, by PLAY (and that a
+  // game started now can be finished until finish_by, in the player's own time)
+  const left = Date.parse(info.ends_at) - now;
+  const open = info.games.some((g) => g.status !== "over");
+  const last = open && left <= LAST_MINUTES;
+  const timeLine = last
+    ? el("p", { class: "daily-last", text: t("daily_last_minutes", { time: durationText(t, left), clock: clockText(t, info.finish_by) }) })
+    : el("p", { class: "daily-time", text: t("daily_new_in", { time: durationText(t, left) }) });
   const items = info.games.map((g) => {
     const name = DIFFICULTY_NAMES[g.difficulty];
     let status;
@@ -58,8 +100,10 @@ export function dailySheet(t, { info, error, notice, onDaily, shared }) {
   });
   return [title,
     notice ? el("p", { class: "error-text daily-notice", role: "alert", text: notice }) : null,
+    unfinished.length ? el("ul", { class: "daily-list" }, ...unfinished) : null,
     dayLine(t, info.number, info.date),
     el("p", { class: "note", text: t("daily_note") }),
+    timeLine,
     el("ul", { class: "daily-list" }, ...items),
     el("div", { class: "actions" },
       // every day's leaderboard, from today's on (the days before are a button away there)
