@@ -200,6 +200,19 @@ def test_a_league_name_follows_the_rules_of_names(players: tuple[Client, Client,
     assert create(ann, "Ｆｕｌｌ width")["name"] == "Full width"  # NFKC, as players' names
 
 
+def test_an_invite_that_cannot_be_a_code_is_refused_as_such(
+    players: tuple[Client, Client, Client],
+) -> None:
+    """A NUL in a typed invite reached PostgreSQL, which cannot hold one: a 500 (found by the
+    schema's property test)."""
+    ann, _, _ = players
+    for wrong in ("\x00", "AB\x00CD", "ÄÖ", "<b>"):
+        r = ann.post("/api/leagues/join", json={"invite": wrong})
+        assert r.status_code == 422, (wrong, r.text)
+    r = ann.post("/api/leagues/join", json={"invite": "abcd-efgh jk"})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "league_not_found"
+
+
 def test_the_creator_renews_the_invite_and_removes_members(
     players: tuple[Client, Client, Client],
 ) -> None:

@@ -56,7 +56,12 @@ class LeagueCreate(NameUpdate):
 class LeagueJoin(Strict):
     """The invite's code (from its link)."""
 
-    invite: str = Field(min_length=1, max_length=32)
+    invite: str = Field(
+        min_length=1,
+        max_length=32,
+        pattern=r"^[A-Za-z0-9 -]+$",
+        description="The invite's code as typed (any case; spaces and dashes are ignored).",
+    )
 
 
 class LeagueView(Strict):
