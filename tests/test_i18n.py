@@ -280,3 +280,16 @@ def test_the_swedish_four_is_neuter_and_powers_are_majda_powers() -> None:
         assert not re.search(r"\ben FYRTAL\b", text), (key, text)
         assert not re.search(r"\b[Kk]raft(en)?\b", text), (key, text)
         assert not re.search(r"(?<!lösen)\bnyckel", text), (key, text)  # a passkey is a lösennyckel
+
+
+def test_swedish_names_the_daily_and_a_friends_challenge_apart() -> None:
+    """Swedish called the daily "Utmaning nr 3" and a friend's challenge "utmaning" too
+    ("Utmaning nr 3 tog slut" could be either); Estonian keeps them apart (päeva mäng,
+    väljakutse). The daily is a "dagsspel" (issue 45, item 8)."""
+    sv, en = catalog("sv"), catalog("en")
+    for key, text in sv.items():
+        english = en[key].lower()
+        if "daily" in english and "challenge" not in english.replace("daily challenge", ""):
+            assert not re.search(r"utmaning", text, re.I), (key, text)
+    assert "dagsspel" in sv["daily_number"].lower()
+    assert "utmaning" in sv["title_challenge"].lower()

@@ -206,7 +206,7 @@ def test_two_players_meet_the_same_dice_and_watch_after_the_day(
         labels = [page.locator(f"[data-die='{i}']").get_attribute("aria-label") for i in range(4)]
         assert all(str(v) in (label or "") for v, label in zip(dice[-1], labels, strict=True))
     assert dice[0] == dice[1]
-    expect(pages[0].locator("#difficulty-chip")).to_have_text(re.compile(r"Utmaning nr 3"))
+    expect(pages[0].locator("#difficulty-chip")).to_have_text(re.compile(r"Dag nr 3"))
     expect(pages[1].locator("#difficulty-chip")).to_have_text(re.compile(r"Päev nr 3"))
 
     # the first player finishes in the page; the second meanwhile in "another tab" (the API)

@@ -84,8 +84,8 @@ EXPECTED = {
         f"MAGDAGDON · NIGHTMARE\nSkoor −5\n{REGULAR_GRID}\n{REPLAY}",
     ),
     "sv": (
-        f"MAGDAGDON Utmaning nr 1 · PEACEFUL\nPoäng 342 · Tränaren 365\n{DAILY_GRID}\n{REPLAY}",
-        f"MAGDAGDON Utmaning nr 1 · PEACEFUL\nPoäng 342\n{DAILY_GRID}\n{REPLAY}",
+        f"MAGDAGDON Dagsspel nr 1 · PEACEFUL\nPoäng 342 · Tränaren 365\n{DAILY_GRID}\n{REPLAY}",
+        f"MAGDAGDON Dagsspel nr 1 · PEACEFUL\nPoäng 342\n{DAILY_GRID}\n{REPLAY}",
         f"MAGDAGDON · NIGHTMARE\nPoäng −5\n{REGULAR_GRID}\n{REPLAY}",
     ),
 }

@@ -94,7 +94,7 @@ CASES = {
 # the menu's entry (a button: capitals), the sheet's title, PLAY, the day
 WORDS = {
     "et": ("PÄEVA MÄNG", "Statistika", "MÄNGI", "Päeva mäng nr 11"),
-    "sv": ("DAGENS UTMANING", "Statistik", "SPELA", "Utmaning nr 11"),
+    "sv": ("DAGENS SPEL", "Statistik", "SPELA", "Dagsspel nr 11"),
 }
 
 
