@@ -244,10 +244,16 @@ def test_rematch_plays_fresh_dice_and_answers_the_challenger(
     assert own.status_code == 409 and own.json()["error"]["code"] == "own_challenge"
     r = ben.post(f"/api/challenges/{code}/rematch", json={"abandon": True})
     assert r.status_code == 201, r.json()
+    assert (r.json()["rematch_of"], r.json()["sent_back"]) == (code, None)
     rematch = play_to_end(ben, r.json())
     assert rematch["challenge"] is None
     mine = ann.get("/api/challenges").json()
     reply = next(c for c in mine["challenges"] if c["role"] == "reply")
+    # the game's end says it went back as a challenge, and which (its table is Ben's to see)
+    assert (rematch["rematch_of"], rematch["sent_back"]) == (code, reply["code"])
+    again = ben.get(f"/api/games/{rematch['id']}").json()
+    assert again["sent_back"] == reply["code"]
+    assert ben.get(f"/api/challenges/{reply['code']}/results").status_code == 200
     assert reply["by"] == "Ben" and mine["news"] == 2  # Ben played mine, and answered
     # each counted for what it is (the line said "2 friends played your challenge")
     assert (mine["played"], mine["replies"]) == (1, 1)

@@ -263,3 +263,35 @@ def test_a_rematch_gives_up_a_game_never_rolled_without_asking(
     see_table(friend, url)
     friend.locator("#sheet [data-intent='challenge-rematch']").click()
     friend.locator("#confirm-text").wait_for(state="visible")
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_a_rematchs_end_says_it_went_back_as_a_challenge(
+    browser: Any, page: Any, live_server: str, language: str
+) -> None:
+    """The end of a REMATCH showed the ordinary game-over sheet: no word that it went back to
+    the challenger as a challenge, no way to its table."""
+    from .test_browser_replay import words
+
+    url, _ = quick_challenge(page, live_server, seed=24)
+    code = url.rpartition("=")[2]
+    with player_page(browser, 375, 667, locale=language) as friend:
+        friend.goto(live_server)
+        friend.locator("#app[aria-busy='false']").wait_for()
+        post = partial(post_as, friend, live_server)
+        play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
+        see_table(friend, url)
+        friend.locator("#sheet [data-intent='challenge-rematch']").click()
+        friend.locator("#sheet").wait_for(state="hidden")
+        UiPlayer(friend, live_server).play_to_end(use_power=False)
+        note = friend.locator("#sheet-body .note.sent-back")
+        note.wait_for(state="visible")
+        assert note.inner_text() == words(language, "rematch_sent_back")
+        table = friend.locator("#sheet-body [data-intent='challenge-results']")
+        fits(friend, table, 375, 667)
+        for scheme in ("light", "dark"):
+            friend.emulate_media(color_scheme=scheme)
+            screenshot(friend, f"challenge-rematch-over-{language}-{scheme}-375x667")
+        table.click()
+        friend.locator(".challenge-rows li").first.wait_for(state="visible")
+        assert friend.locator(".challenge-rows li").count() == 1  # the friend's game, so far

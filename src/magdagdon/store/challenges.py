@@ -317,6 +317,15 @@ class Challenges:
         with self.db.transaction() as c:
             return self._challenge_game(c, code, player_id)
 
+    def challenge_made_of(self, game_id: str) -> str | None:
+        """The code of the challenge made of a finished game (a REMATCH's, sent back when it
+        ended), or None."""
+        with self.db.transaction() as c:
+            found: str | None = c.scalar(
+                select(game_challenges.c.code).where(game_challenges.c.game_id == game_id)
+            )
+        return found
+
     @staticmethod
     def _challenge_game(c: Connection, code: str, player_id: int) -> str | None:
         found: str | None = c.scalar(

@@ -154,7 +154,18 @@ class Games:
         )
         status, hints = GameStatus.ACTIVE, 0
         return GameRow(
-            game_id, player_id, game.difficulty, 0, status, hints, now, None, game, daily, challenge
+            game_id,
+            player_id,
+            game.difficulty,
+            0,
+            status,
+            hints,
+            now,
+            None,
+            game,
+            daily,
+            challenge,
+            rematch_of,
         )
 
     def get_game(self, game_id: str, player_id: int) -> GameRow:
@@ -325,6 +336,7 @@ class Games:
             game=game,
             daily=day,
             challenge=record.challenge,
+            rematch_of=record.rematch_of,
         )
 
     def count_hint(self, game_id: str, player_id: int, version: int) -> int:
@@ -407,6 +419,7 @@ class Games:
             game=game,
             daily=_day(record.daily),
             challenge=record.challenge,
+            rematch_of=record.rematch_of,
         )
 
 

@@ -27,6 +27,8 @@ class GameRow:
     """The UTC day of a daily game (None: a regular game)."""
     challenge: str | None = None
     """The code of the challenge the game plays (None: not a challenge's game)."""
+    rematch_of: str | None = None
+    """A REMATCH: the code of the challenge it answers (None: not a REMATCH)."""
 
     def daily_over(self, now: datetime) -> bool:
         """Whether this is a daily whose day is over at ``now`` (:mod:`.dailyday`: it can no

@@ -340,6 +340,15 @@ class GameView(BaseModel):
         default=None,
         description="A challenge's game: the challenge's code (GET /api/challenges/{code}).",
     )
+    rematch_of: str | None = Field(
+        default=None,
+        description="A REMATCH: the code of the challenge it answers.",
+    )
+    sent_back: str | None = Field(
+        default=None,
+        description="A finished REMATCH: the code of the challenge it became, sent back to "
+        "the first challenger (its table: GET /api/challenges/{code}/results).",
+    )
 
 
 class GameConflict(ErrorResponse):

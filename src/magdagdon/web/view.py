@@ -21,10 +21,13 @@ def _score(data: dict[str, object]) -> ScoreView:
 
 
 def game_view(
-    row: GameRow, places: dict[str, int] | None = None, par: int | None = None
+    row: GameRow,
+    places: dict[str, int] | None = None,
+    par: int | None = None,
+    sent_back: str | None = None,
 ) -> GameView:
     """The view of a stored game (``places``: a finished game's in the high scores; ``par``:
-    a finished daily's)."""
+    a finished daily's; ``sent_back``: the challenge a finished REMATCH became)."""
     game = row.game
     phase = game.phase
     acting = row.status is GameStatus.ACTIVE
@@ -86,6 +89,8 @@ def game_view(
         daily=daily_ref(row),
         par=par if over else None,
         challenge=row.challenge,
+        rematch_of=row.rematch_of,
+        sent_back=sent_back if over else None,
     )
 
 

@@ -94,7 +94,7 @@ async def current_game(
 def view_response(row: GameRow, store: Store, status_code: int = 200) -> Response:
     """The game view as JSON (serialised once here: FastAPI need not validate it again); a
     finished game with its places in the high scores, or its par when it is a daily."""
-    places = par = None
+    places = par = sent_back = None
     if row.status is GameStatus.OVER:
         if row.challenge is not None:
             pass  # a challenge's game: its table is the challenge's (GET .../results)
@@ -102,7 +102,9 @@ def view_response(row: GameRow, store: Store, status_code: int = 200) -> Respons
             places = store.places(row.id)
         else:
             par = store.daily_par(row.daily, row.difficulty)
-    view = game_view(row, places, par)
+        if row.rematch_of is not None:
+            sent_back = store.challenge_made_of(row.id)
+    view = game_view(row, places, par, sent_back)
     return Response(view.model_dump_json(), status_code=status_code, media_type="application/json")
 
 

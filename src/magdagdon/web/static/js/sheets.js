@@ -150,10 +150,13 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
         button("back-to-game", t("back_to_game"))),
       table, hints];
   }
+  // a REMATCH that went back as a challenge says so, with the way to its table
+  const sentBack = game.sent_back ? el("p", { class: "note sent-back", text: t("rematch_sent_back") }) : null;
   // NEW GAME right below the score, the breakdown after it: on a short phone a long breakdown
   // pushed it out of the sheet's view
-  return [...head, places,
+  return [...head, places, sentBack,
     el("div", { class: "actions" },
+      game.sent_back ? button("challenge-results", t("challenge_table"), { "data-code": game.sent_back }) : null,
       button("review", t("review"), { "data-game": game.id }),
       button("share", t("share"), { "data-game": game.id }),
       button("challenge-create", t("challenge_friend"), { "data-game": game.id }),
