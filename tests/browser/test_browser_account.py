@@ -280,6 +280,9 @@ def test_the_account_screen_in_every_language(browser: Any, live_server: str, ca
     page.locator("#sheet [data-intent='transfer-code']").click()
     expect(page.locator("#sheet .transfer-code .code [aria-hidden='true']")).to_be_visible()
     expect(page.locator("#sheet [data-intent='sign-out']")).to_be_visible()
+    # the device's name in the screen's language ("Chrome on Linux" in Estonian before)
+    device = page.locator("#sheet .devices li.current strong").inner_text()
+    assert {"en": " on Linux", "et": " (Linux)", "sv": " på Linux"}[locale[:2]] in device, device
     no_words_spill(page, viewport["width"])
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     screenshot(page, f"account-saved-{case}")

@@ -149,10 +149,17 @@ function placed(parts, messages, at) {
   return [...parts.slice(0, near + 1), box, ...parts.slice(near + 1)];
 }
 
+// A device's label in the page's language: the server names it "Chrome on Linux" (its browser
+// and system as the User-Agent says), whose joining word is English.
+function deviceName(t, label) {
+  const parts = /^(.+) on (.+)$/.exec(label || "");
+  return parts ? t("account_device_on", { browser: parts[1], system: parts[2] }) : label;
+}
+
 // The sessions' devices told apart: this one first, then the one used last first; a label that
 // several share numbered in the order they were first seen ("Chrome on Linux 2").
 function devicesList(t, sessions) {
-  const label = (s) => s.label || t("account_device");
+  const label = (s) => deviceName(t, s.label) || t("account_device");
   const order = [...sessions].sort((a, b) => a.created_at.localeCompare(b.created_at));
   const count = new Map();
   const nth = new Map();
@@ -178,7 +185,7 @@ function devicesList(t, sessions) {
 
 // Each passkey by the device it was added from, when, and when it was used last.
 function passkeyList(t, passkeys) {
-  const name = (p) => (p.label ? t("account_passkey_from", { label: p.label }) : t("account_passkey"));
+  const name = (p) => (p.label ? t("account_passkey_from", { label: deviceName(t, p.label) }) : t("account_passkey"));
   return el("ul", { class: "account-list" }, ...passkeys.map((p) => el("li", {},
     el("div", {},
       el("strong", { text: name(p) }),
@@ -431,7 +438,7 @@ export class AccountScreen {
       const last = (this.state.sessions || []).length <= 1;
       const body = { everywhere };
       if (fresh && (everywhere || last)) {
-        const said = { label: fresh.label || "?", date: when(t, fresh.created_at) };
+        const said = { label: deviceName(t, fresh.label) || "?", date: when(t, fresh.created_at) };
         const question = t("account_sign_out_new_passkey", said);
         if (!(await this.c.dialogs.ask(question, t(everywhere ? "account_sign_out_everywhere" : "account_sign_out")))) return;
         body.keep_new_passkey = true;
