@@ -90,6 +90,19 @@ def test_the_score_and_check_lines_run(argv: list[str], capsys: pytest.CaptureFi
         assert f"total {comment[1]}" in out
 
 
+def test_where_passkeys_and_transfer_codes_answer_is_what_the_server_does() -> None:
+    """The README said "at localhost only" while a transfer code was issued at 127.0.0.1: the
+    server takes loopback addresses too (``is_loopback_host``), and browsers refuse a passkey
+    there."""
+    from magdagdon.settings import is_loopback_host
+
+    words = " ".join(README.read_text().split())
+    assert is_loopback_host("127.0.0.1") and is_loopback_host("localhost")
+    assert "localhost only" not in words
+    assert "localhost, and loopback addresses such as 127.0.0.1" in words
+    assert "this machine only: localhost and loopback addresses" in words
+
+
 def test_the_command_lines_are_found() -> None:
     assert {argv[0] for argv in command_lines()} == {"score", "check"}
 

@@ -291,3 +291,26 @@ def test_the_account_screen_in_every_language(browser: Any, live_server: str, ca
     screenshot(page, f"account-saved-end-{case}")
     assert not page.errors
     context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_a_passkey_at_a_loopback_address_names_the_address_that_works(
+    browser: Any, live_server: str, language: str
+) -> None:
+    """At http://127.0.0.1:PORT/ the browser refuses a passkey (an IP address is no passkey's
+    site): the page said "The passkey did not work here" without the address where it works."""
+    from .test_browser_replay import words
+
+    assert "//127.0.0.1:" in live_server
+    context = day_context(
+        browser, live_server, DAY, locale=language, viewport={"width": 375, "height": 667}
+    )
+    page = open_page(context, live_server)
+    open_menu_item(page, "account")
+    page.locator("#sheet [data-intent='passkey-register']").first.click()
+    home = live_server.replace("127.0.0.1", "localhost").rstrip("/") + "/"
+    said = words(language, "account_passkey_at", url=home)
+    expect(page.locator("#sheet .account-message")).to_contain_text(said)
+    screenshot(page, f"account-passkey-at-{language}-375x667")
+    assert not page.errors
+    context.close()

@@ -92,7 +92,7 @@ _UNKNOWN: dict[int | str, dict[str, Any]] = {
     400: {
         "model": ErrorResponse,
         "description": "unknown_host: the request's Host is no name the operator gave "
-        "(MAGDAGDON_PUBLIC_ORIGIN; without it, localhost only).",
+        "(MAGDAGDON_PUBLIC_ORIGIN; without it, localhost and loopback addresses only).",
     }
 }
 _SIGNED_OUT: dict[int | str, dict[str, Any]] = {
@@ -106,7 +106,7 @@ _SIGNED_OUT: dict[int | str, dict[str, Any]] = {
 _UNKNOWN_HOST = (
     "This server does not know itself by the name {host!r}: passkeys and transfer codes work "
     "at the addresses its operator names in MAGDAGDON_PUBLIC_ORIGIN (without it, at "
-    "localhost only)."
+    "localhost and loopback addresses only)."
 )
 
 

@@ -28,6 +28,15 @@ async function passkeyCancelled(error) {
   }
 }
 
+// Where passkeys work when this page is at a loopback address: browsers refuse an IP address as
+// a passkey's site, and the same server answers at localhost (what `serve` prints). Null when
+// the page is at a name already (or at another address, which needs MAGDAGDON_PUBLIC_ORIGIN).
+export function passkeyHome(location) {
+  const host = location.hostname.replace(/^\[|\]$/g, "");
+  if (!/^127(\.\d{1,3}){3}$/.test(host) && host !== "::1") return null;
+  return `${location.protocol}//localhost${location.port ? `:${location.port}` : ""}/`;
+}
+
 // base64url ⇄ bytes, for browsers without PublicKeyCredential's JSON methods
 function fromB64(text) {
   const plain = text.replace(/-/g, "+").replace(/_/g, "/");
@@ -340,7 +349,11 @@ export class AccountScreen {
       await work();
     } catch (error) {
       if (error instanceof ApiError) state.error = this.c.errorText(error);
-      else if (passkey) state.error = t(await passkeyCancelled(error) ? "account_passkey_cancelled" : "account_passkey_failed");
+      else if (passkey) {
+        const home = passkeyHome(this.c.doc.defaultView.location);
+        if (await passkeyCancelled(error)) state.error = t("account_passkey_cancelled");
+        else state.error = home ? t("account_passkey_at", { url: home }) : t("account_passkey_failed");
+      }
       else state.error = t("something_wrong");
     }
     if (state.notice) this.c.view.announce([state.notice].flat().join(" "));
