@@ -127,6 +127,9 @@ def test_a_real_puzzle_holds_and_states_the_measured_margin() -> None:
     assert stored.margin == pytest.approx(checked.margin, abs=1e-3)
     assert P.Puzzle.from_dict(stored.to_dict()) == stored
     assert stored.check is not None and stored.check["games"] == checked.games
+    again = C.Check.from_dict(stored.check)
+    assert again.holds and again.margin == pytest.approx(checked.margin, abs=1e-3)
+    assert [r.plan for r in again.rivals] == [r.plan for r in checked.rivals]
     # a file written before the check is still read, its margin the coach's
     old = P.Puzzle.from_dict(PUZZLE_643)
     assert old.check is None and old.margin == pytest.approx(455.924 - 426.743)
@@ -147,6 +150,21 @@ def test_a_ruin_whose_rivals_only_pay_for_powers_is_refused() -> None:
     assert C.refusal(puzzle.position, puzzle.best, found) == "forced"
     checked = C.check_puzzle(puzzle, found=found)
     assert not checked.holds and checked.reason == "forced" and checked.games == 0
+
+
+def test_a_rival_that_is_the_best_at_a_price_is_no_rival() -> None:
+    # the last square takes the 3 (a FOUR and a STRAIGHT) or the 4; the coach's runner-ups
+    # are the 3 again after a power (-1 on the 4, or a REROLL of another die): 70 points
+    # behind, exactly the power's penalty, which is no margin
+    position = P.Position(Difficulty.SURVIVAL, "333./4444/5555/6666", (5, 3, 1, 4))
+    best = [{"type": "stage", "die": 1, "cell": 3}, {"type": "confirm"}]
+    found = P.plans(position.game(), analyst())
+    assert found[0].value - found[1].value == pytest.approx(70)  # the miner's claim
+    checked = C.check(position, best, found=found, **FEW)
+    assert checked.holds and checked.priced >= 1
+    assert checked.rivals[0].plan[0]["type"] == "stage"  # the closest: the 4, for free
+    assert checked.margin == pytest.approx(98)  # 60 + 40 of bonuses, less the 4's own
+    assert C.price(position, [{"type": "reroll", "dice": [0]}]) == 70
 
 
 def test_the_forced_last_square_is_refused() -> None:

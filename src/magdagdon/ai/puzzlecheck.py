@@ -29,14 +29,20 @@ a plan, a puzzle whose every rival already passes holds and one with a rival who
 A puzzle's *measured margin* is the mean difference against its closest rival (the smallest
 mean), stored with the figures (:class:`Check`) in the puzzle (``Puzzle.check``).
 
-Two rules refuse what is no puzzle at all, before any play-out (:func:`refusal`):
+Rules refuse what is no puzzle at all:
 
 - *one puzzle per position*: :func:`position_key` is the board up to the 8 symmetries of the
   square, the dice as a multiset, the difficulty and the powers used (not the turn count);
-- *no forced answer*: a best plan that spends no power is refused when no other plan of the
-  turn spends none (every rival pays for a power: the answer is the one move a player makes
-  without thinking; the forced last square, and the RUIN whose rivals are hopeless powers at
-  the price of a penalty, are such).
+- *no forced answer* (:func:`refusal`, before any play-out): a best plan that spends no power
+  is refused when no other plan of the turn spends none (every rival pays for a power: the
+  answer is the one move a player makes without thinking; the forced last square, and the
+  RUIN whose rivals are hopeless powers, are such);
+- *no rival at a price*: a rival that leaves the best's board with fewer powers is skipped,
+  and so is one that pays more powers than the best when its first :data:`SCREEN` play-outs
+  each end exactly as the best's, less the penalties of the powers it paid (a REROLL that can
+  only come back to the best's move): the next plan is played instead. A rival found so only
+  after all its play-outs is set aside (``priced``); a puzzle with no other rival fails as
+  forced. A margin of exactly a power's penalty (the 70 points of SURVIVAL) is no margin.
 """
 
 from __future__ import annotations
@@ -66,6 +72,9 @@ GAMES: Final = 100
 """Play-outs a plan in a stage of the check."""
 MAX_GAMES: Final = 400
 """The most play-outs a plan."""
+SCREEN: Final = 8
+"""Play-outs that screen a rival paying more powers than the best: set aside when each ends
+exactly as the best's, less the price (module docstring)."""
 BOT: Final = "ntuple"
 """The bot that plays the afterstates to the end."""
 
@@ -147,6 +156,9 @@ class Check:
     """Why it failed: ``"behind"`` (a rival not significantly behind the best), or a
     :func:`refusal`; empty when it holds."""
     seconds: float = field(default=0.0, compare=False)
+    priced: int = 0
+    """Rivals played and set aside: every play-out ended exactly as the best's, less the
+    price of the powers the rival paid (the best at a price, no rival)."""
 
     @property
     def margin(self) -> float:
@@ -162,6 +174,7 @@ class Check:
             "best_mean": round(self.best_mean, 3),
             "margin": round(self.margin, 3),
             "rivals": [r.to_dict() for r in self.rivals],
+            "priced": self.priced,
         }
 
     @classmethod
@@ -177,6 +190,7 @@ class Check:
             ],
             True,
             float(data.get("best_mean", 0.0)),
+            priced=int(data.get("priced", 0)),
         )
 
 
@@ -236,11 +250,23 @@ def check(
     mine = plan_key(position, best)
     others: list[Option] = []
     seen = {mine}
+    screen: list[int] = []
+    set_aside = 0
     for option in found:
         key = plan_key(position, option.actions)
-        if key not in seen:
-            seen.add(key)
-            others.append(option)
+        if key in seen or _same_board_dearer(key, mine):
+            continue
+        seen.add(key)
+        dearer = price(position, option.actions) - price(position, best)
+        if dearer > 0 and why is None:  # the best at a price? a few play-outs say
+            seeds = [game_seed(seed, i) for i in range(SCREEN)]
+            if not screen:
+                screen = [play_out(position, best, s, player_bot) for s in seeds]
+            rival = [play_out(position, option.actions, s, player_bot) for s in seeds]
+            if all(b - r == dearer for b, r in zip(screen, rival, strict=True)):
+                set_aside += 1
+                continue
+        others.append(option)
         if len(others) == rivals:
             break
     if why is not None or not others:
@@ -249,6 +275,7 @@ def check(
         )
     scores: list[list[int]] = [[] for _ in range(len(others) + 1)]
     plays = [list(best)] + [o.actions for o in others]
+    extra = [price(position, plan) - price(position, best) for plan in plays]
     n = 0
     while True:
         for i in range(n, n + games):
@@ -256,16 +283,23 @@ def check(
             for k, plan in enumerate(plays):
                 scores[k].append(play_out(position, plan, s, player_bot))
         n += games
-        figures = [
-            _stats([b - r for b, r in zip(scores[0], scores[k], strict=True)])
-            for k in range(1, len(plays))
+        diffs = [
+            [b - r for b, r in zip(scores[0], scores[k], strict=True)] for k in range(1, len(plays))
         ]
-        passed = all(m - z * se >= floor for m, se in figures)
-        failed = any(m + z * se < floor for m, se in figures)
+        # a rival whose every play-out ends as the best's, its price paid, is no rival
+        priced = [extra[k] > 0 and set(d) == {extra[k]} for k, d in enumerate(diffs, 1)]
+        figures = [_stats(d) for d in diffs]
+        real = [f for f, p in zip(figures, priced, strict=True) if not p]
+        passed = bool(real) and all(m - z * se >= floor for m, se in real)
+        failed = not real or any(m + z * se < floor for m, se in real)
         if passed or failed or n + games > max_games:
             break
     found_rivals = sorted(
-        (Rival(o.actions, m, se, o.value) for o, (m, se) in zip(others, figures, strict=True)),
+        (
+            Rival(o.actions, m, se, o.value)
+            for o, (m, se), p in zip(others, figures, priced, strict=True)
+            if not p
+        ),
         key=lambda r: r.mean,
     )
     return Check(
@@ -275,9 +309,22 @@ def check(
         found_rivals,
         passed,
         sum(scores[0]) / n,
-        "" if passed else "behind",
+        "" if passed else "behind" if real else "forced",
         time.perf_counter() - start,
+        set_aside + sum(priced),
     )
+
+
+def _same_board_dearer(key: tuple[Any, ...], best: tuple[Any, ...]) -> bool:
+    """Whether a plan leaves the best's board with fewer powers (the best at a price)."""
+    return bool(key[0] == best[0] == "after" and key[1] == best[1] and key[2] < best[2])
+
+
+def price(position: Position, actions: Sequence[Action]) -> int:
+    """The power penalties a plan pays."""
+    used = sum(1 for a in actions if a["type"] in ("adjust", "reroll"))
+    start = position.powers_used
+    return sum(position.difficulty.penalties[start : start + used])
 
 
 def check_puzzle(puzzle: Puzzle, **options: Any) -> Check:
