@@ -265,6 +265,49 @@ def test_rematch_plays_fresh_dice_and_answers_the_challenger(
     assert after["news"] == after["played"] == after["replies"] == 0  # reply taken, Ben's seen
 
 
+def test_the_news_is_the_players_on_every_device_and_says_who_did_what(
+    friends: tuple[Client, Client, Client],
+) -> None:
+    """The news line came only to a browser that had once made a challenge (a local flag) and
+    counted a REMATCH not played as a play: it is the account's, on each of its devices, each
+    thing said for what it is, and seen on one device, seen on all."""
+    ann, ben, phone = friends  # the third: Ann's phone, signed in to her account below
+    ann.put("/api/players/me", json={"name": "Ann"})
+    ben.put("/api/players/me", json={"name": "Ben"})
+    transfer = ann.post("/api/account/transfer-codes")
+    assert transfer.status_code == 201, transfer.json()
+    signed = phone.post("/api/account/sign-in/transfer", json={"code": transfer.json()["code"]})
+    assert signed.status_code == 200, signed.json()
+    assert "X-Magdagdon-News" not in ann.get("/api/games/current").headers
+    game = finished(ann)
+    code = challenge(ann, game)
+    final = play_to_end(ben, start(ben, code))
+    played = {
+        "kind": "played",
+        "code": code,
+        "difficulty": "peaceful",
+        "who": "Ben",
+        "score": final["final_score"]["total"],
+        "against": game["final_score"]["total"],
+    }
+    for device in (ann, phone):
+        assert device.get("/api/games/current").headers["X-Magdagdon-News"] == "1"
+        news = device.get("/api/challenges").json()
+        assert (news["news"], news["played"], news["replies"]) == (1, 1, 0)
+        assert [{k: v for k, v in i.items() if k != "at"} for i in news["items"]] == [played]
+    rematch = ben.post(f"/api/challenges/{code}/rematch", json={"abandon": True})
+    play_to_end(ben, rematch.json())
+    news = phone.get("/api/challenges").json()
+    assert (news["news"], news["played"], news["replies"]) == (2, 1, 1)
+    assert [(i["kind"], i["who"]) for i in news["items"]] == [("reply", "Ben"), ("played", "Ben")]
+    # seen on the phone: seen on the other device too, the REMATCH still in the list to play
+    assert phone.post("/api/challenges/seen").status_code == 204
+    assert "X-Magdagdon-News" not in ann.get("/api/games/current").headers
+    after = ann.get("/api/challenges").json()
+    assert (after["news"], after["items"]) == (0, [])
+    assert [c["role"] for c in after["challenges"]].count("reply") == 1
+
+
 def test_the_export_deletion_and_sign_in_keep_challenges_the_players(
     friends: tuple[Client, Client, Client], settings: Settings
 ) -> None:

@@ -97,16 +97,18 @@ def test_a_friend_plays_the_same_moves_and_gets_the_same_score(
     page.goto(f"{live_server}/")
     news = page.locator("#news")
     news.wait_for(state="visible")
-    assert news.inner_text().startswith("1 friend played your challenge.")
+    total = final["final_score"]["total"]
+    said = f"Anonymous played your challenge: {total} to your {total}."  # the friend's unnamed
+    assert news.inner_text().startswith(said)
     screenshot(page, "challenge-news-390x844")
     news.locator("[data-intent='open']").click()
     page.locator(".challenge-item").first.wait_for(state="visible")
     assert "1 played" in page.locator(".challenge-list").inner_text()
     assert "1 new" in page.locator(".challenge-list").inner_text()
     assert page.locator("#news").count() == 0
-    with page.expect_response(lambda r: r.url.endswith("/api/challenges")) as asked:
+    with page.expect_response(lambda r: r.url.endswith("/api/games/current")) as asked:
         page.reload()
-    assert asked.value.json()["news"] == 0  # seen: no news again
+    assert "x-magdagdon-news" not in asked.value.headers  # seen: no news again
     page.wait_for_selector("#app[aria-busy='false']")
     assert page.locator("#news").count() == 0
 
@@ -214,15 +216,12 @@ def test_a_rematch_in_the_list_can_be_played_on_a_phone(
         play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
         rematch = post(f"/api/challenges/{code}/rematch", {"abandon": True})
         play_through(post, rematch, to_the_end=True)
-        # the news line counts each for what it is ("2 friends played your challenge" before)
-        ann.evaluate("localStorage.setItem('magdagdon.challenged', '1')")
+        # the news line says each for what it is ("2 friends played your challenge" before)
         ann.reload()
         from .test_browser_replay import words  # (it imports this module's helpers, by a11y's)
 
-        played, back = (
-            words(language, f"{key}.one", n=1) for key in ("challenge_news", "challenge_replies")
-        )
-        ann.locator("#news", has_text=f"{played} {back}").wait_for()
+        back = words(language, "news_reply", who=words(language, "anonymous"))
+        ann.locator("#news", has_text=back).wait_for()
         ann.locator("#menu-button").click()
         ann.locator("#sheet [data-screen='challenges']").click()
         play = ann.locator("#sheet [data-intent='challenge-landing']")
@@ -295,3 +294,63 @@ def test_a_rematchs_end_says_it_went_back_as_a_challenge(
         table.click()
         friend.locator(".challenge-rows li").first.wait_for(state="visible")
         assert friend.locator(".challenge-rows li").count() == 1  # the friend's game, so far
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_every_device_of_the_account_hears_the_news_and_sees_it_once(
+    browser: Any, page: Any, live_server: str, language: str
+) -> None:
+    """The news came only to a browser that had made a challenge (a local flag): the account's
+    other devices never heard it. Now each device says who did what, with a badge on
+    CHALLENGES, and what one device has seen the other no longer says."""
+    from .test_browser_a11y import serious_violations
+    from .test_browser_replay import words
+
+    ann_name, ben_name = f"Ann {secrets.token_hex(2)}", f"Ben {secrets.token_hex(2)}"
+    with (
+        player_page(browser, 375, 667, locale=language) as laptop,
+        player_page(browser, 360, 640, locale=language) as phone,
+    ):
+        laptop.goto(live_server)
+        laptop.locator("#app[aria-busy='false']").wait_for()
+        assert laptop.request.put(f"{live_server}/api/players/me", data={"name": ann_name}).ok
+        made = post_as(laptop, live_server, "/api/account/transfer-codes", {})
+        phone.goto(live_server)
+        phone.locator("#app[aria-busy='false']").wait_for()
+        post_as(phone, live_server, "/api/account/sign-in/transfer", {"code": made["code"]})
+        url, _ = quick_challenge(phone, live_server, seed=25)  # made on the phone
+        code = url.rpartition("=")[2]
+        # Ben plays it (through the API, with the test page's cookie)
+        assert page.request.put(f"{live_server}/api/players/me", data={"name": ben_name}).ok
+        ben = play_through(
+            partial(post_as, page, live_server),
+            post_as(page, live_server, f"/api/challenges/{code}/games", {}),
+            to_the_end=True,
+        )
+        rows = phone.request.get(f"{live_server}/api/challenges/{code}/results").json()["rows"]
+        (hers,) = [r["score"] for r in rows if r["challenger"]]
+        said = words(
+            language, "news_played", who=ben_name, score=ben["final_score"]["total"], against=hers
+        )
+        for device, size in ((laptop, "375x667"), (phone, "360x640")):
+            device.reload()
+            news = device.locator("#news")
+            news.wait_for(state="visible")
+            assert news.inner_text().startswith(said), news.inner_text()
+            device.locator("#menu-button").click()
+            entry = device.locator("#sheet [data-screen='challenges']")
+            assert entry.locator(".news-badge").inner_text() == "1"
+            assert serious_violations(device) == []
+            for scheme in ("light", "dark"):
+                device.emulate_media(color_scheme=scheme)
+                screenshot(device, f"challenge-news-menu-{language}-{scheme}-{size}")
+            device.keyboard.press("Escape")
+        # seen on the phone: the laptop says nothing more, and CHALLENGES has no badge
+        phone.locator("#news [data-intent='open']").click()
+        phone.locator(".challenge-item").first.wait_for(state="visible")
+        laptop.reload()
+        laptop.locator("#app[aria-busy='false']").wait_for()
+        laptop.locator("#menu-button").click()
+        laptop.locator("#sheet [data-screen='challenges']").wait_for()
+        assert laptop.locator("#news").count() == 0
+        assert laptop.locator("#sheet .news-badge").count() == 0

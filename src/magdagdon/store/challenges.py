@@ -26,6 +26,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Literal
 
 from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -147,7 +148,27 @@ class MyChallenge:
     game_id: str | None
     status: str | None
     unseen: int
-    """Players who finished it since I last looked (``made`` only)."""
+    """News in it: players who finished it since I last looked (``made``); 1 for a ``reply``
+    I have not looked at yet."""
+
+
+@dataclass(frozen=True)
+class NewsItem:
+    """One thing a player's challenges hold that they have not seen, said as the news says
+    it: a friend finished my challenge ("Anu played your challenge: 117 to your 96"), or
+    answered it with a REMATCH ("Anu challenged you back")."""
+
+    kind: Literal["played", "reply"]
+    code: str
+    """The challenge: mine that was played, or the REMATCH that answers mine."""
+    difficulty: Difficulty
+    who: str | None
+    """The friend's name (None: they gave none)."""
+    score: int | None
+    """``played``: the friend's score."""
+    against: int | None
+    """``played``: my score on the same dice."""
+    at: datetime
 
 
 def shared_ranks(values: list[int]) -> list[int]:
@@ -156,12 +177,6 @@ def shared_ranks(values: list[int]) -> list[int]:
     for n, value in enumerate(values):
         ranks.append(ranks[-1] if n and values[n - 1] == value else n + 1)
     return ranks
-
-
-def news_of(entries: list[MyChallenge]) -> int:
-    """What a player's list holds for them that they have not seen: players who finished
-    their challenges since they last looked, and answers to them (REMATCHes) not played."""
-    return sum(e.unseen for e in entries) + sum(1 for e in entries if e.role == "reply")
 
 
 def turns_of(game: Game) -> list[list[Action]]:
@@ -440,16 +455,12 @@ class Challenges:
             mine_codes = select(game_challenges.c.code).where(
                 game_challenges.c.player_id == player_id
             )
-            replies = (
-                c.execute(
-                    select(game_challenges.c.code)
-                    .where(game_challenges.c.reply_to.in_(mine_codes))
-                    .order_by(game_challenges.c.created_at.desc())
-                    .limit(limit)
-                )
-                .scalars()
-                .all()
-            )
+            replies = c.execute(
+                select(game_challenges.c.code, game_challenges.c.reply_seen)
+                .where(game_challenges.c.reply_to.in_(mine_codes))
+                .order_by(game_challenges.c.created_at.desc())
+                .limit(limit)
+            ).all()
             taken = {r.challenge for r in played}
             out: list[MyChallenge] = []
             for r in made:
@@ -462,17 +473,93 @@ class Challenges:
                 if found is None:  # its challenger deleted their data
                     continue
                 out.append(MyChallenge(found, "played", r.score, r.id, r.status, 0))
-            for code in replies:
+            for code, seen in replies:
                 if code in taken:
                     continue
                 found = self._challenge(c, code)
                 assert found is not None
-                out.append(MyChallenge(found, "reply", None, None, None, 0))
+                out.append(MyChallenge(found, "reply", None, None, None, 0 if seen else 1))
         out.sort(key=lambda entry: entry.challenge.created_at, reverse=True)
         return out[:limit]
 
+    def news(self, player_id: int) -> list[NewsItem]:
+        """What the player has not seen of their challenges, on whichever device they look,
+        newest first."""
+        mine = select(game_challenges.c.code).where(game_challenges.c.player_id == player_id)
+        with self.db.transaction() as c:
+            made = {
+                r.code: r
+                for r in c.execute(
+                    select(
+                        game_challenges.c.code,
+                        game_challenges.c.seen,
+                        game_challenges.c.difficulty,
+                        games.c.score,
+                    )
+                    .join(games, games.c.id == game_challenges.c.game_id)
+                    .where(game_challenges.c.player_id == player_id)
+                )
+            }
+            plays = c.execute(
+                select(games.c.challenge, games.c.score, games.c.finished_at, players.c.name)
+                .join(players, players.c.id == games.c.player_id)
+                .where(games.c.challenge.in_(mine), games.c.status == GameStatus.OVER)
+                .order_by(games.c.finished_at, games.c.id)
+            ).all()
+            replies = c.execute(
+                select(
+                    game_challenges.c.code,
+                    game_challenges.c.difficulty,
+                    game_challenges.c.created_at,
+                    players.c.name,
+                )
+                .join(players, players.c.id == game_challenges.c.player_id)
+                .where(
+                    game_challenges.c.reply_to.in_(mine),
+                    game_challenges.c.reply_seen.is_(False),
+                    ~select(games.c.id)
+                    .where(
+                        games.c.challenge == game_challenges.c.code,
+                        games.c.player_id == player_id,
+                    )
+                    .exists(),
+                )
+            ).all()
+        items: list[NewsItem] = []
+        finished: dict[str, int] = {}
+        for play in plays:  # the first ``seen`` of each challenge's plays were looked at
+            finished[play.challenge] = finished.get(play.challenge, 0) + 1
+            challenge = made[play.challenge]
+            if finished[play.challenge] > challenge.seen:
+                items.append(
+                    NewsItem(
+                        "played",
+                        play.challenge,
+                        Difficulty(challenge.difficulty),
+                        play.name,
+                        play.score,
+                        challenge.score,
+                        aware(play.finished_at),
+                    )
+                )
+        for reply in replies:
+            items.append(
+                NewsItem(
+                    "reply",
+                    reply.code,
+                    Difficulty(reply.difficulty),
+                    reply.name,
+                    None,
+                    None,
+                    aware(reply.created_at),
+                )
+            )
+        items.sort(key=lambda item: item.at, reverse=True)
+        return items
+
     def saw_challenges(self, player_id: int) -> None:
-        """The player has looked at who played their challenges."""
+        """The player has looked at who played their challenges, and at the REMATCHes that
+        answer them (on one device: the news ends on every one)."""
         played = (
             select(func.count())
             .select_from(games)
@@ -484,4 +571,10 @@ class Challenges:
                 update(game_challenges)
                 .where(game_challenges.c.player_id == player_id)
                 .values(seen=played)
+            )
+            mine = select(game_challenges.c.code).where(game_challenges.c.player_id == player_id)
+            c.execute(
+                update(game_challenges)
+                .where(game_challenges.c.reply_to.in_(mine))
+                .values(reply_seen=True)
             )

@@ -328,6 +328,8 @@ game_challenges = Table(
     Column("difficulty", String(16), nullable=False),
     # a REMATCH: the challenge this one answers (its challenger is this one's friend)
     Column("reply_to", String(16), nullable=True, index=True),
+    # a REMATCH: the challenger it answers has seen it in their news
+    Column("reply_seen", Boolean, nullable=False, default=False, server_default=false()),
     # the coach's score on the challenge's dice, once computed
     Column("par", Integer, nullable=True),
     # how many had finished it when its challenger last looked (the rest are news)

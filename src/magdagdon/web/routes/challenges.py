@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, status
 from pydantic import Field
@@ -30,7 +30,6 @@ from ...store.challenges import (
     ChallengeNotFound,
     NotFinished,
     PlayFirst,
-    news_of,
     normal_code,
 )
 from ..coach_pool import Background, BackgroundRefused
@@ -148,13 +147,36 @@ class MyChallengeView(Strict):
     created_at: datetime
 
 
+NEWS_ITEMS = 5
+"""How many of the news a list names (the counts are whole)."""
+
+
+class NewsItemView(Strict):
+    """One piece of news: a friend finished my challenge, or answered it with a REMATCH."""
+
+    kind: Literal["played", "reply"]
+    code: str = Field(description="The challenge: mine, or the REMATCH that answers mine.")
+    difficulty: Difficulty
+    who: str | None = Field(description="The friend's name (null: they gave none).")
+    score: int | None = Field(description="played: the friend's score.")
+    against: int | None = Field(description="played: my score on the same dice.")
+    at: datetime
+
+
 class MyChallenges(Strict):
     """My challenges, and how many friends played them since I last looked."""
 
     challenges: list[MyChallengeView]
     news: int = Field(description="played + replies: what the list holds that I have not seen.")
     played: int = Field(description="Plays of my challenges finished since I last looked.")
-    replies: int = Field(description="Challenges back to me (REMATCHes) I have not played.")
+    replies: int = Field(
+        description="Challenges back to me (REMATCHes) I have not looked at or played."
+    )
+    items: list[NewsItemView] = Field(
+        default_factory=list,
+        description=f"The newest {NEWS_ITEMS} of the news, newest first (on every device of "
+        "the player's, until one looks: POST /api/challenges/seen).",
+    )
 
 
 class Rematch(Strict):
@@ -267,6 +289,7 @@ async def my_challenges(player: CurrentPlayer, store: StoreDep) -> MyChallenges:
     """The challenges I made (with how many played each since I last looked), took, and the
     REMATCHes that answer mine."""
     entries = await run_store(store, lambda: store.my_challenges(player))
+    news = await run_store(store, lambda: store.news(player))
     return MyChallenges(
         challenges=[
             MyChallengeView(
@@ -283,9 +306,21 @@ async def my_challenges(player: CurrentPlayer, store: StoreDep) -> MyChallenges:
             )
             for e in entries
         ],
-        news=news_of(entries),
-        played=sum(e.unseen for e in entries),
-        replies=sum(1 for e in entries if e.role == "reply"),
+        news=len(news),
+        played=sum(1 for item in news if item.kind == "played"),
+        replies=sum(1 for item in news if item.kind == "reply"),
+        items=[
+            NewsItemView(
+                kind=item.kind,
+                code=item.code,
+                difficulty=item.difficulty,
+                who=item.who,
+                score=item.score,
+                against=item.against,
+                at=item.at,
+            )
+            for item in news[:NEWS_ITEMS]
+        ],
     )
 
 

@@ -80,15 +80,27 @@ async def current_game(
     player: CurrentPlayer, store: StoreDep, difficulty: Difficulty | None = None
 ) -> Response:
     """The player's unfinished game (of that difficulty, if given), to continue after a reload;
-    ``null`` when there is none (nothing is wrong then: a first visit has none)."""
+    ``null`` when there is none (nothing is wrong then: a first visit has none). A page asks
+    for it as it opens, so the answer says, in :data:`NEWS_HEADER`, how much news the player's
+    challenges hold (on every device of theirs: GET /api/challenges names it)."""
 
     def work() -> Response:
         row = store.current_game(player, difficulty)
         if row is None:
-            return Response("null", media_type="application/json")
-        return view_response(row, store)
+            response = Response("null", media_type="application/json")
+        else:
+            response = view_response(row, store)
+        news = len(store.news(player))
+        if news:
+            response.headers[NEWS_HEADER] = str(news)
+        return response
 
     return await run_store(store, work)
+
+
+NEWS_HEADER = "X-Magdagdon-News"
+"""On ``GET /api/games/current``: the number of things the player's challenges hold that they
+have not seen (absent: none)."""
 
 
 def view_response(row: GameRow, store: Store, status_code: int = 200) -> Response:

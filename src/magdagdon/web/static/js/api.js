@@ -19,6 +19,7 @@ export class Api {
     // called when an answer says the session the cookie named has ended (signed out from
     // another device, revoked, the account deleted, expired): X-Magdagdon-Session: ended
     this.onSessionEnded = onSessionEnded;
+    this.news = 0; // things the player's challenges hold that they have not seen (any device)
   }
 
   async request(method, path, body) {
@@ -37,6 +38,8 @@ export class Api {
       if (response && response.status !== 503 && response.status !== 502 && response.status !== 504) {
         if (attempt > 0) this.onConnection(true);
         if ((response.headers.get("x-magdagdon-session") || "").trim().toLowerCase() === "ended") this.onSessionEnded();
+        // the news of the player's challenges, which the page's first request is told
+        if (response.headers.has("x-magdagdon-news")) this.news = Number(response.headers.get("x-magdagdon-news")) || 0;
         const data = response.status === 204 ? null : await response.json().catch(() => ({}));
         if (response.ok) return data;
         const error = data.error || {};

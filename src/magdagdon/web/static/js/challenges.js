@@ -127,7 +127,7 @@ export class Challenges {
     this.c.paint();
     try {
       this.list.data = await this.request("GET", "/api/challenges");
-      if (this.list.data.news) await this.request("POST", "/api/challenges/seen").catch(() => {});
+      if (this.list.data.news) await this.request("POST", "/api/challenges/seen").then(() => { this.c.api.news = 0; }).catch(() => {});
       this.c.doc.getElementById("news")?.remove();
     } catch (error) {
       this.list.error = this.c.errorText(error);
@@ -173,7 +173,6 @@ export class Challenges {
     await this.c.open("challenge-link");
     try {
       this.link.data = await this.request("POST", "/api/challenges", { game_id: gameId });
-      this.c.preferences.setChallenged();
     } catch (error) {
       this.link.error = this.c.errorText(error);
     }
@@ -251,13 +250,22 @@ export class Challenges {
   }
 
   // On a visit, a quiet line when friends played the player's challenges since they looked.
+  // (The page's first request was told how much news there is, on whichever device: the
+  // line is asked for only then.)
   async news() {
-    if (!this.c.preferences.challenged()) return;
     const mine = await this.request("GET", "/api/challenges").catch(() => null);
+    if (mine) this.c.api.news = mine.news;
     if (!mine || !mine.news || this.c.doc.getElementById("news")) return;
     const t = this.c.t;
-    // each counted for what it is: a play of my challenge, or a challenge back to me
-    const said = [mine.played ? t("challenge_news", { n: mine.played }) : "", mine.replies ? t("challenge_replies", { n: mine.replies }) : ""];
+    // each said for what it is, by name while there are two or fewer ("Anu played your
+    // challenge: 117 to your 96", "Anu challenged you back"), else counted
+    const items = mine.items || [];
+    const named = items.length === mine.news && items.length <= 2;
+    const said = named
+      ? items.map((i) => (i.kind === "played"
+        ? t("news_played", { who: who(t, i.who), score: t.number(i.score), against: t.number(i.against) })
+        : t("news_reply", { who: who(t, i.who) })))
+      : [mine.played ? t("challenge_news", { n: mine.played }) : "", mine.replies ? t("challenge_replies", { n: mine.replies }) : ""];
     const line = el("p", { id: "news", class: "news", role: "status" },
       el("span", { text: said.filter(Boolean).join(" ") }),
       button("open", t("see"), { className: "button small", "data-screen": "challenges" }));

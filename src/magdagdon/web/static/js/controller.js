@@ -139,7 +139,7 @@ export class Controller {
       else this.setGame(await this.newGame(this.preferences.difficulty() || "peaceful"));
     });
     await this.signedOutElsewhere();
-    if (this.preferences.challenged()) this.moduleIntent("challenges", "challenge-news"); // (not awaited)
+    if (this.api.news) this.moduleIntent("challenges", "challenge-news"); // (not awaited)
   }
 
   // This browser was signed in to an account and is not any more (signed out from another
@@ -948,7 +948,7 @@ export class Controller {
     this.dialogs.paintSheet(this.screen, {
       t, game: this.game, scores: this.scores, rules: this.rulesTexts[t.language] ?? null, rulesError: this.rulesError, reviewed: this.reviewed, animations: this.animations,
       daily: this.daily, leaderboard: this.leaderboard, stats: this.stats, result: this.result.id === this.game?.id ? this.result : null, shared: this.shared,
-      account: this.account, modules: this.modules,
+      account: this.account, modules: this.modules, news: this.api.news,
     });
   }
 

@@ -12,7 +12,7 @@ import { statsSheet } from "./stats.js";
 
 // screen → [title, ...content] from what the controller knows
 const SCREENS = {
-  menu: ({ t, game }) => sheets.menu(t, { onDaily: Boolean(game && (game.daily || game.challenge)) }),
+  menu: ({ t, game, news }) => sheets.menu(t, { onDaily: Boolean(game && (game.daily || game.challenge)), news }),
   scores: ({ t, scores }) => sheets.scores(t, scores),
   settings: ({ t, game, animations }) => sheets.settings(t, { difficulty: game && game.difficulty, language: t.language, animations }),
   rules: ({ t, rules, rulesError }) => sheets.rules(t, rules, rulesError),

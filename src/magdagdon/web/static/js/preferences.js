@@ -11,7 +11,6 @@ const LAST_GAME_KEY = "magdagdon.lastGame";
 const TOUR_KEY = "magdagdon.tourSeen";
 const CLOSED_RESULTS_KEY = "magdagdon.closedResults";
 const SIGNED_IN_KEY = "magdagdon.signedIn";
-const CHALLENGED_KEY = "magdagdon.challenged"; // this browser made a challenge: news of it
 const PASSKEY_TOLD_KEY = "magdagdon.passkeyTold"; // the new passkey this browser was told of
 const CLOSED_RESULTS_KEPT = 20; // the most recent; a reload shows only the last game anyway
 
@@ -46,14 +45,6 @@ export class Preferences {
   // from another one is then told so)
   signedIn() {
     return this.storage.getItem(SIGNED_IN_KEY) === "1";
-  }
-
-  challenged() {
-    return this.storage.getItem(CHALLENGED_KEY) === "1";
-  }
-
-  setChallenged() {
-    this.storage.setItem(CHALLENGED_KEY, "1");
   }
 
   // whether this browser was told already of the account's new passkey (its id)

@@ -6,8 +6,11 @@ import { button, el, playIcon, replayLink, reviewIcon, withIcon } from "./dom.js
 import { nameForm } from "./name.js";
 import { DIFFICULTY_NAMES, describePlan, squareAt } from "./view.js";
 
-// onDaily: a daily is shown, so the menu offers the way back to the player's own game
-export function menu(t, { onDaily = false } = {}) {
+// onDaily: a daily is shown, so the menu offers the way back to the player's own game; news:
+// what the player's challenges hold that they have not seen (a badge on CHALLENGES)
+export function menu(t, { onDaily = false, news = 0 } = {}) {
+  const challenges = button("open", t("challenges"), { "data-screen": "challenges" });
+  if (news) challenges.append(" ", el("span", { class: "news-badge", text: t.number(news) }), el("span", { class: "visually-hidden", text: ` ${t("news_new")}` }));
   return [t("title_menu"), el("div", { class: "menu-list" },
     onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary wide" }) : null,
     button("new-game", t("new_game")),
@@ -17,7 +20,7 @@ export function menu(t, { onDaily = false } = {}) {
     button("open", t("statistics"), { "data-screen": "stats" }),
     button("open", t("puzzles"), { "data-screen": "puzzles" }),
     button("open", t("my_games"), { "data-screen": "mygames" }),
-    button("open", t("challenges"), { "data-screen": "challenges" }),
+    challenges,
     button("open", t("leagues"), { "data-screen": "leagues" }),
     button("open", t("account"), { "data-screen": "account" }),
     button("open", t("settings"), { "data-screen": "settings" }),
