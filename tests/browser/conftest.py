@@ -17,6 +17,9 @@ import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
 TOUR_SEEN = "localStorage.setItem('magdagdon.tourSeen', '1')"
+NAME_ASKED = "localStorage.setItem('magdagdon.nameAsked', '1')"
+"""A returning visitor's device has asked for a name once already (the question would stand
+over what the tests press): ``new_context(ask_name=True)`` asks."""
 UI_WAIT_MS = 30_000
 """How long a page's wait (for an element, a click, a request) may take before the test fails.
 Only a failing test waits that long; the suite runs beside another worker, its browsers and
@@ -31,7 +34,12 @@ class WithoutTour:
         self._browser = browser
 
     def new_context(
-        self, *, tour: bool = False, offline_ready: bool = False, **options: Any
+        self,
+        *,
+        tour: bool = False,
+        ask_name: bool = False,
+        offline_ready: bool = False,
+        **options: Any,
     ) -> Any:
         """A new context (Playwright's options), a returning visitor's unless ``tour``; the
         service worker is blocked (it would serve what tests route) unless ``offline_ready``."""
@@ -42,6 +50,8 @@ class WithoutTour:
         _journal(context)
         if not tour:
             context.add_init_script(TOUR_SEEN)
+        if not ask_name:
+            context.add_init_script(NAME_ASKED)
         return context
 
     def __getattr__(self, name: str) -> Any:

@@ -44,6 +44,7 @@ const commands = {
     await page.evaluateOnNewDocument(() => {
       if (location.protocol !== "http:") return; // about:blank has no storage
       localStorage.setItem("magdagdon.tourSeen", "1");
+      localStorage.setItem("magdagdon.nameAsked", "1"); // asked once already: no name dialog
       Object.defineProperty(navigator, "share", { value: undefined });
     });
     return null;

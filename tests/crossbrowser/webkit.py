@@ -209,7 +209,10 @@ class WebKitPage(Page):
         self.session = f"/session/{self.webkit.call('POST', '/session', body)['sessionId']}"
         # a returning visitor: the guided tour would cover the board
         self.goto("/api/health")
-        self.evaluate("() => localStorage.setItem('magdagdon.tourSeen', '1')")
+        self.evaluate(
+            "() => { localStorage.setItem('magdagdon.tourSeen', '1');"
+            " localStorage.setItem('magdagdon.nameAsked', '1'); }"
+        )
 
     def _end_session(self) -> None:
         if self.session:

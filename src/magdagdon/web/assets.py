@@ -48,10 +48,12 @@ _NOT_THE_GAMES = (
     "js/leagues.js",
     "js/puzzles.js",
     "js/mygames.js",
+    "js/askname.js",
 )
 """The client's scripts the game's page does not import at first (the replay viewer, loaded on
 its own page, the API page's, and the account's, challenges', leagues', puzzles' and MY GAMES's
-screens, imported when first opened): every other module is preloaded with the page."""
+screens, imported when first opened, with the question of a name that three of them ask):
+every other module is preloaded with the page."""
 
 _CLASSIC = ("js/boot.js",)
 """The start page's classic script (not a module: it reloads the page when the modules fail

@@ -4,6 +4,7 @@
 // the options and their checks the server's.
 
 import { ApiError } from "./api.js";
+import { askName } from "./askname.js";
 import { dayText } from "./daily.js";
 import { button, el, qrCode } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
@@ -100,6 +101,17 @@ export async function usePasskey(options) {
 
 function when(t, iso) {
   return new Date(iso).toLocaleString(t.language, { dateStyle: "medium", timeStyle: "short" });
+}
+
+// The name others see (challenges, leagues, the tables), changed here whenever the player likes.
+function namePart(t, me, typed) {
+  const input = el("input", { id: "account-name-input", name: "name", autocomplete: "nickname", maxLength: me.name_max || 24, value: typed ?? (me.name || "") });
+  return [
+    el("h3", { text: t("name_ask_title") }),
+    el("form", { class: "row", "data-form": "account-name" },
+      el("div", { class: "field" }, el("label", { for: "account-name-input", text: t("name_ask_label") }), input),
+      el("button", { type: "submit", class: "button", text: t("save") })),
+  ];
 }
 
 function dataPart(t) {
@@ -239,7 +251,7 @@ function accountParts(t, state) {
     const signIn = signInPart(t, state);
     const back = state.signedOut || (state.codeFromLink && state.codeInput);
     const first = back ? [...signIn, ...save] : [...save, ...signIn];
-    return [title, ...first, ...dataPart(t)];
+    return [title, ...first, ...namePart(t, me, state.typedName), ...dataPart(t)];
   }
   const keys = passkeys === null ? el("p", { text: t("loading") }) : passkeys.length ? passkeyList(t, passkeys)
     : el("p", { class: "note", text: t("account_no_passkey_yet") });
@@ -258,6 +270,7 @@ function accountParts(t, state) {
     el("div", { class: "actions account-actions sign-outs" },
       button("sign-out", t("account_sign_out")),
       button("sign-out-everywhere", t("account_sign_out_everywhere"))),
+    ...namePart(t, me, state.typedName),
     ...dataPart(t),
   ];
 }
@@ -304,6 +317,7 @@ export class AccountScreen {
       case "sign-out": return this.signOut(false);
       case "sign-out-everywhere": return this.signOut(true);
       case "account-delete": return this.deleteMe();
+      case "submit-account-name": return this.saveName(data.name);
       default: return undefined;
     }
   }
@@ -360,6 +374,24 @@ export class AccountScreen {
     if (this.c.screen === "account") await this.load();
   }
 
+  // The name from the account's form: what was typed stays after a refusal, with the rule.
+  saveName(name) {
+    const t = this.c.t;
+    return this.step(async () => {
+      this.state.typedName = name;
+      try {
+        await this.request("PUT", "/api/players/me", { name });
+      } catch (error) {
+        if (error instanceof ApiError && error.code === "invalid_request") {
+          throw new ApiError(422, "name_rules", t("name_rules", { max: (this.state.me && this.state.me.name_max) || 24 }), {});
+        }
+        throw error;
+      }
+      this.state.typedName = null;
+      this.state.notice = t("name_saved");
+    });
+  }
+
   registerPasskey() {
     const t = this.c.t;
     return this.step(async () => {
@@ -381,6 +413,7 @@ export class AccountScreen {
       // (every device of the account is told of a first passkey: this one made it)
       if (made && made.id) this.c.preferences.setPasskeyTold(made.id);
       this.state.notice = this.c.t("account_passkey_saved");
+      await askName(this.c); // saved games: leagues and challenges name their players
     }, { passkey: true });
   }
 

@@ -6,6 +6,7 @@
 // screens first opens (controller.js routes to it); every rule and every score is the server's.
 
 import { ApiError } from "./api.js";
+import { askName } from "./askname.js";
 import { button, el, playIcon, qrCode, replayLink, svg, withIcon } from "./dom.js";
 import { share } from "./share.js";
 import { miniBoard } from "./sheets.js";
@@ -169,6 +170,7 @@ export class Challenges {
   }
 
   async create(gameId) {
+    await askName(this.c); // the link says who challenges
     this.link = { gameId, data: null, error: "", status: "" };
     await this.c.open("challenge-link");
     try {
@@ -181,6 +183,7 @@ export class Challenges {
 
   async play() {
     const code = this.landing.code;
+    await askName(this.c); // the table names who played
     await this.c.run(async () => {
       try {
         const game = await this.request("POST", `/api/challenges/${enc(code)}/games`);

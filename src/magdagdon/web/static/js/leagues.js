@@ -5,6 +5,7 @@
 // when one of its screens first opens; every score and rule is the server's.
 
 import { ApiError } from "./api.js";
+import { askName } from "./askname.js";
 import { linkPart, shareLink, who } from "./challenges.js";
 import { button, el, svg } from "./dom.js";
 import { DIFFICULTY_NAMES } from "./view.js";
@@ -142,6 +143,7 @@ export class Screens {
     list.formError = "";
     try {
       const league = await this.request("POST", "/api/leagues", { name: data.name, difficulty: list.difficulty });
+      await askName(this.c); // the table names its members
       list.name = "";
       this.table = { id: league.id, week: null, data: null, error: "", status: "" };
       return this.c.open("league");
@@ -157,6 +159,7 @@ export class Screens {
     this.invite.needsAccount = false;
     try {
       const league = await this.request("POST", "/api/leagues/join", { invite });
+      await askName(this.c); // the table names its members
       this.table = { id: league.id, week: null, data: null, error: "", status: "" };
       return this.c.open("league");
     } catch (error) {
