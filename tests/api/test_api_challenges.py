@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from magdagdon.settings import Settings
+from magdagdon.store.challenges import parted_at, shape
 from magdagdon.web.app import create_app
 from magdagdon.web.deps import TEST_DATE_HEADER
 
@@ -137,6 +138,22 @@ def test_the_same_moves_on_the_same_dice_give_the_same_score(
     assert rows[game["id"]]["challenger"] is True and rows[game["id"]]["parted_at"] is None
     assert rows[final["id"]]["mine"] is True and rows[final["id"]]["parted_at"] is None
     assert rows[final["id"]]["rank"] == rows[game["id"]]["rank"] == 1  # a tie shares a rank
+
+
+def test_the_same_shape_moved_turned_or_mirrored_is_the_same_play() -> None:
+    """Parting is a different play, not another square for an equivalent one: the games said
+    "parted at turn 1" when both placed the same dice in the same shape one row apart."""
+    first = shape("45../5.../..../....")
+    assert first == shape("..../45../5.../....")  # one row lower
+    assert first == shape("..54/...5/..../....")  # mirrored, at the other edge
+    assert first == shape("..../..../...5/..54")  # turned
+    assert first != shape("45../.5../..../....")  # another shape
+    assert first != shape("44../5.../..../....")  # other numbers
+    assert shape("X.../..../..../....") != shape("3.../..../..../....")  # a RUIN is no die
+    same, lower = [(first, 0)], [(shape("..../45../5.../...."), 0)]
+    assert parted_at(same, lower) is None
+    assert parted_at(same, [(first, 1)]) == 1  # a power used: another play
+    assert parted_at(same + same, same) == 2
 
 
 def test_different_choices_say_the_turn_where_they_parted(

@@ -354,3 +354,54 @@ def test_every_device_of_the_account_hears_the_news_and_sees_it_once(
         laptop.locator("#sheet [data-screen='challenges']").wait_for()
         assert laptop.locator("#news").count() == 0
         assert laptop.locator("#sheet .news-badge").count() == 0
+
+
+@pytest.mark.parametrize("language", ["en", "et", "sv"])
+def test_same_dice_different_choices_shows_each_turns_powers_and_ruins(
+    browser: Any, page: Any, live_server: str, language: str
+) -> None:
+    """SAME DICE, DIFFERENT CHOICES showed "Rolled 6 6 2 4" and a 3 on the board with no word
+    of the Majda Power that made it, nor of a RUIN; and "parted at turn 1" for the same play
+    one row lower. Each turn now says what each game did with its powers, and the screen says
+    what parting is."""
+    from .test_browser_replay import words
+
+    post = partial(post_as, page, live_server)
+    for seed in range(40, 80):  # the first seed whose game (the bot rescues) uses a power
+        view = post("/api/games", {"difficulty": "survival", "seed": seed, "abandon": True})
+        bot, final = ViewPlayer(use_power=True), view
+        while final["phase"] != "over":
+            body = {"version": final["version"], "action": bot.next_action(final)}
+            final = post(f"/api/games/{final['id']}/actions", body)
+        frames = page.request.get(f"{live_server}/api/games/{final['id']}/frames").json()
+        turns = [f["turn"] for f in frames["frames"] if f["kind"] in ("adjust", "ruin")]
+        if any(f["kind"] == "adjust" for f in frames["frames"]):
+            break
+    else:
+        raise AssertionError("no seed of 40 to 79 gave a game with a power")
+    code = post("/api/challenges", {"game_id": final["id"]})["code"]
+    actions = page.request.get(f"{live_server}/api/games/{final['id']}/replay").json()["actions"]
+    with player_page(browser, 375, 667, locale=language) as friend:
+        friend.goto(live_server)
+        friend.locator("#app[aria-busy='false']").wait_for()
+        mine = post_as(friend, live_server, f"/api/challenges/{code}/games", {})
+        for action in actions:  # the same play: no parting
+            body = {"version": mine["version"], "action": action}
+            mine = post_as(friend, live_server, f"/api/games/{mine['id']}/actions", body)
+        see_table(friend, f"{live_server}/#challenge={code}")
+        friend.locator("#sheet [data-intent='challenge-compare']").first.click()
+        friend.locator(".compare-turn").wait_for(state="visible")
+        assert friend.locator("#sheet-body").inner_text().count(words(language, "parted_rule"))
+        for _ in range(turns[0] - 1):
+            friend.locator("[data-intent='challenge-turn'][data-by='1']").click()
+        turn = words(language, "compare_turn", n=turns[0], of=final["turns"])
+        friend.locator(".compare-turn", has_text=turn).wait_for()
+        powers = friend.locator(".compare-powers")
+        assert powers.count() == 2, friend.locator("#sheet-body").inner_text()
+        assert (
+            "Majda Power" in powers.first.inner_text()
+            or words(language, "compare_ruin") in powers.first.inner_text()
+        )
+        for scheme in ("light", "dark"):
+            friend.emulate_media(color_scheme=scheme)
+            screenshot(friend, f"challenge-compare-powers-{language}-{scheme}-375x667")

@@ -11,7 +11,8 @@ they chose before. A player plays a challenge once (a unique index on the game's
 scores: its dice were known to the challenger.
 
 The results are the challenger's game and every finished game of the challenge, ranked, each
-with the turn where it parted from the challenger's (the first turn whose actions differ),
+with the turn where it parted from the challenger's (the first turn that left another shape on
+the board, or another count of powers used: :func:`parted_at`),
 and the coach's score on the same dice (``par``, computed once in the background). Only the
 challenger and a player whose game of the challenge is over may read them.
 
@@ -32,7 +33,6 @@ from sqlalchemy import Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game
-from ..engine.actions import Action
 from .db import Database
 from .errors import GameNotFound
 from .highscores import aware
@@ -179,20 +179,48 @@ def shared_ranks(values: list[int]) -> list[int]:
     return ranks
 
 
-def turns_of(game: Game) -> list[list[Action]]:
-    """A finished game's actions split by turn (as its log replayed from its seed shows)."""
+def turn_ends(game: Game) -> list[tuple[tuple[tuple[int, int, str], ...], int]]:
+    """What each turn of a finished game left (its log replayed from its seed): the board as a
+    shape (:func:`shape`) and the powers used so far, a turn each."""
     replay = Game.new(game.difficulty, seed=game.seed)
-    turns: list[list[Action]] = [[]]
+    ends: list[tuple[tuple[tuple[int, int, str], ...], int]] = []
     for action in game.actions:
-        turns[-1].append(action)
         replay.apply(action)
-        if replay.turns == len(turns):
-            turns.append([])
-    return [turn for turn in turns if turn]
+        if replay.turns > len(ends):
+            ends.append((shape(str(replay.board)), replay.powers_used))
+    return ends
 
 
-def parted_at(mine: list[list[Action]], theirs: list[list[Action]]) -> int | None:
-    """The first turn (1-based) where two games of the same dice made different choices."""
+def shape(board: str) -> tuple[tuple[int, int, str], ...]:
+    """A board's filled squares (values and RUINs) up to where they stand: the least of its
+    eight turnings and mirrorings, each moved to the top left corner. The same numbers in the
+    same shape one row apart, or mirrored, are one shape (the same play of the same dice)."""
+    rows = board.split("/")
+    filled = [(r, c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
+    if not filled:
+        return ()
+    forms = []
+    for turn in (False, True):
+        for flip_r in (False, True):
+            for flip_c in (False, True):
+                moved = []
+                for r, c, ch in filled:
+                    r2, c2 = (c, r) if turn else (r, c)
+                    moved.append((-r2 if flip_r else r2, -c2 if flip_c else c2, ch))
+                top = min(r for r, _, _ in moved)
+                left = min(c for _, c, _ in moved)
+                forms.append(tuple(sorted((r - top, c - left, ch) for r, c, ch in moved)))
+    return min(forms)
+
+
+def parted_at(
+    mine: list[tuple[tuple[tuple[int, int, str], ...], int]],
+    theirs: list[tuple[tuple[tuple[int, int, str], ...], int]],
+) -> int | None:
+    """The first turn (1-based) where two games of the same dice parted: the turn left
+    another shape on the board (:func:`shape`: turned, mirrored or moved is the same) or
+    another count of powers used. Placing the same dice in another order, or the same shape
+    one row lower, is no parting (:func:`turn_ends` gives each game's turns)."""
     for n in range(max(len(mine), len(theirs))):
         a = mine[n] if n < len(mine) else None
         b = theirs[n] if n < len(theirs) else None
@@ -370,13 +398,13 @@ class Challenges:
                 .order_by(games.c.score.desc(), games.c.finished_at, games.c.id)
             ).all()
         challenger = self.finished_game(source.game_id)
-        theirs = turns_of(challenger.game)
+        theirs = turn_ends(challenger.game)
         rows: list[ResultRow] = []
         ranks = shared_ranks([int(r.score or 0) for r in records])
         for r, rank in zip(records, ranks, strict=True):
             own = r.id == source.game_id
             played = challenger if own else self.finished_game(r.id)
-            split = None if own else parted_at(theirs, turns_of(played.game))
+            split = None if own else parted_at(theirs, turn_ends(played.game))
             rows.append(
                 ResultRow(
                     rank=rank,

@@ -55,6 +55,26 @@ export function who(t, name) {
   return name || t("anonymous");
 }
 
+// What one game did with its Majda Powers and RUINs in a turn, from its replay frames: the ±1
+// changes (from what to what), the REROLLs (how many dice) and the RUIN ("Rolled 6 6 2 4" with
+// a 3 on the board said nothing of the power that made it).
+function turnPowers(t, frames, turn) {
+  const said = [];
+  let previous = null;
+  for (const frame of frames) {
+    if (frame.turn === turn && previous) {
+      if (frame.kind === "adjust") {
+        const die = frame.changed[0];
+        const [from, to] = [previous.dice[die], frame.dice[die]];
+        said.push(t("compare_adjust", { delta: to > from ? "+1" : "−1", from, to }));
+      } else if (frame.kind === "reroll") said.push(t("compare_reroll", { n: frame.changed.length }));
+      else if (frame.kind === "ruin") said.push(t("compare_ruin"));
+    }
+    previous = frame;
+  }
+  return said;
+}
+
 // Two boards side by side (COMPARE's icon)
 function compareIcon() {
   return svg("svg", { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true" },
@@ -361,14 +381,17 @@ export class Challenges {
       const at = (n) => [...list].reverse().find((f) => f.turn === n && f.kind !== "start") || null;
       const end = at(turn) || list[list.length - 1];
       const before = turn > 1 ? (at(turn - 1) || list[0]) : list[0];
+      const powers = turnPowers(t, list, turn);
       return el("div", { class: `duel-side${row.mine ? " mine" : ""}` },
-        miniBoard(t, `${row.mine ? t("you") : who(t, row.name)}: ${t.number(end.score)}`, before.board, end.board));
+        miniBoard(t, `${row.mine ? t("you") : who(t, row.name)}: ${t.number(end.score)}`, before.board, end.board),
+        powers.length ? el("p", { class: "note compare-powers", text: powers.join(" · ") }) : null);
     };
     const rolled = frames[0].find((f) => f.turn === turn && f.kind === "roll");
     return [title,
       el("p", { class: "compare-turn", text: t("compare_turn", { n: turn, of: last }) }),
       rolled ? el("p", { class: "note", text: t("compare_dice", { dice: rolled.dice.join(" ") }) }) : null,
       el("div", { class: "duel" }, side(a, frames[0]), side(b, frames[1])),
+      el("p", { class: "note", text: t("parted_rule") }),
       el("div", { class: "actions compare-nav" },
         button("challenge-turn", t("previous_turn"), { "data-by": "-1", disabled: turn <= 1 }),
         button("challenge-turn", t("next_turn"), { className: "button primary", "data-by": "1", disabled: turn >= last })),
