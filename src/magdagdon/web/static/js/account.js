@@ -258,6 +258,7 @@ function accountParts(t, state) {
   const devices = sessions === null ? el("p", { text: t("loading") }) : devicesList(t, sessions);
   return [title,
     el("p", { text: t("account_saved") }),
+    state.carryOn ? el("div", { class: "actions" }, button("account-carry-on", t("account_carry_on"), { className: "button primary wide" })) : null,
     el("h3", { text: t("account_passkeys") }),
     keys,
     supported ? el("div", { class: "actions account-actions" }, button("passkey-register", t("account_add_passkey"))) : null,
@@ -318,6 +319,7 @@ export class AccountScreen {
       case "sign-out-everywhere": return this.signOut(true);
       case "account-delete": return this.deleteMe();
       case "submit-account-name": return this.saveName(data.name);
+      case "account-carry-on": return this.carryOn();
       default: return undefined;
     }
   }
@@ -329,6 +331,7 @@ export class AccountScreen {
     try {
       state.me = await this.request("GET", "/api/players/me");
       this.c.preferences.setSignedIn(state.me.account);
+      state.carryOn = Boolean(this.c.afterSaving) && state.me.account; // saved: back to the league
       if (state.me.account) state.signedOut = false; // (back in)
       if (state.me.account) {
         [state.passkeys, state.sessions] = await Promise.all([
@@ -374,6 +377,14 @@ export class AccountScreen {
     if (this.c.screen === "account") await this.load();
   }
 
+  // Back to where saving was asked for (a league's invite, or the leagues): the player came to
+  // save their games on the way to joining or making one.
+  carryOn() {
+    const back = this.c.afterSaving;
+    this.c.afterSaving = null;
+    if (back) this.c.open(back);
+  }
+
   // The name from the account's form: what was typed stays after a refusal, with the rule.
   saveName(name) {
     const t = this.c.t;
@@ -414,6 +425,7 @@ export class AccountScreen {
       if (made && made.id) this.c.preferences.setPasskeyTold(made.id);
       this.state.notice = this.c.t("account_passkey_saved");
       await askName(this.c); // saved games: leagues and challenges name their players
+      if (this.c.afterSaving) this.carryOn(); // back to the league the player was joining
     }, { passkey: true });
   }
 

@@ -355,7 +355,7 @@ export class Controller {
       case "share": return this.shareGame(data.game);
       case "passkey-register": case "passkey-sign-in": case "passkey-remove": case "transfer-code":
       case "submit-transfer": case "session-end": case "sign-out": case "sign-out-everywhere":
-      case "account-delete": case "submit-account-name": return this.accountIntent(intent, data);
+      case "account-delete": case "submit-account-name": case "account-carry-on": return this.accountIntent(intent, data);
     }
     const owner = moduleOf(intent);
     if (owner) return this.moduleIntent(owner.name, intent, data);

@@ -30,7 +30,7 @@ export class Screens {
   }
 
   reset() {
-    this.list = { data: null, error: "", name: "", difficulty: "peaceful", formError: "", invite: "" };
+    this.list = { data: null, error: "", name: "", difficulty: "peaceful", formError: "", invite: "", needsAccount: false };
     this.invite = { code: null, data: null, error: "", needsAccount: false };
     this.table = { id: null, week: null, data: null, error: "", status: "" };
   }
@@ -54,7 +54,10 @@ export class Screens {
     this.list.error = "";
     this.c.paint();
     try {
-      this.list.data = await this.request("GET", "/api/leagues");
+      // without an account, saving comes first: CREATE and JOIN would be refused (403)
+      const [data, me] = await Promise.all([this.request("GET", "/api/leagues"), this.c.api.me()]);
+      this.list.data = data;
+      this.list.needsAccount = !me.account;
     } catch (error) {
       this.list.error = this.c.errorText(error);
     }
@@ -66,7 +69,10 @@ export class Screens {
     this.invite.error = "";
     this.c.paint();
     try {
-      this.invite.data = await this.request("GET", `/api/leagues/invites/${enc(this.invite.code)}`);
+      const [data, me] = await Promise.all([
+        this.request("GET", `/api/leagues/invites/${enc(this.invite.code)}`), this.c.api.me()]);
+      this.invite.data = data;
+      this.invite.needsAccount = !me.account;
     } catch (error) {
       this.invite.error = this.c.errorText(error);
     }
@@ -99,6 +105,7 @@ export class Screens {
       case "submit-league-create": return this.create(data);
       case "submit-league-join": return this.join(data.invite);
       case "league-join": return this.join(this.invite.code);
+      case "league-save-first": this.c.afterSaving = this.c.screen; return this.c.open("account");
       case "league-share": case "league-copy": {
         const league = this.table.data && this.table.data.league;
         if (!league) return;
@@ -182,10 +189,12 @@ export class Screens {
     return this.listSheet(t);
   }
 
+  // Saving the games comes first; once saved (ACCOUNT), the player is brought back here (the
+  // invite, or the list) to carry on.
   saveFirst(t) {
     return el("div", { class: "save-first" },
-      el("p", { class: "note", role: "alert", text: t("league_account_needed") }),
-      button("open", t("account_save"), { className: "button primary", "data-screen": "account" }));
+      el("p", { class: "note", text: t("league_account_needed") }),
+      button("league-save-first", t("account_save"), { className: "button primary" }));
   }
 
   listSheet(t) {
@@ -221,10 +230,10 @@ export class Screens {
       !list.data && !list.error ? el("p", { text: t("loading") }) : null,
       list.data && !list.data.length ? el("p", { text: t("leagues_none") }) : null,
       items.length ? el("ul", { class: "league-list" }, ...items) : null,
-      list.needsAccount ? this.saveFirst(t) : null,
-      el("h3", { text: t("league_new") }), create,
-      el("p", { class: "note", text: t("league_rule_note") }),
-      el("h3", { text: t("league_join_title") }), join];
+      ...(list.needsAccount ? [this.saveFirst(t), el("p", { class: "note", text: t("league_rule_note") })]
+        : [el("h3", { text: t("league_new") }), create,
+          el("p", { class: "note", text: t("league_rule_note") }),
+          el("h3", { text: t("league_join_title") }), join])];
   }
 
   inviteSheet(t) {
