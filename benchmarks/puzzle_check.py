@@ -11,7 +11,7 @@ the measured one, how many hold (by difficulty and by claimed margin) and the ti
 ``--rules`` counts, over the whole set, what item 3 refuses: repeats of a position
 (:func:`~magdagdon.ai.puzzlecheck.position_key`), forced answers
 (:func:`~magdagdon.ai.puzzlecheck.refusal`), the opening puzzles and their distinct rolls.
-``--full K`` times the whole re-check of the first K puzzles of the sample
+``--full K`` times the whole re-check of K puzzles spread over the sample
 (:func:`magdagdon.mining.check_puzzles`: analysed again by today's coach, then checked), what
 filtering the set costs.
 Prints figures; asserts nothing. Run it with ``nice -n 19``: one process.
@@ -104,7 +104,8 @@ def check_sample(args: argparse.Namespace, found: list[P.Puzzle]) -> None:
             f"{claimed:12.1f}  {mean_measured:13.1f}  {small:5}"
         )
     if args.full:
-        first = [p.to_dict() for _, p in chosen[: args.full]]
+        step = max(1, len(chosen) // args.full)  # every difficulty
+        first = [p.to_dict() for _, p in chosen[::step][: args.full]]
         checked_set = check_puzzles(first, args.check_seed)
         print()
         print(

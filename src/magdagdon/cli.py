@@ -643,7 +643,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
         )
         found = mined.puzzles
         if args.check:
-            checked = mining.check_puzzles(found, args.check_seed, args.processes)
+            checked = mining.check_puzzles(found, args.check_seed, args.processes, False)
             _print_checked(checked, args.out)
             found = checked.kept
         mining.write_puzzles(found, Path(args.out))

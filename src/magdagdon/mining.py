@@ -93,17 +93,21 @@ def mine_self_play(
     return Mined(found, len(tasks), time.perf_counter() - start, used)
 
 
-def _check_one(task: tuple[dict[str, object], int]) -> tuple[dict[str, object] | None, str]:
-    """One puzzle analysed again and checked: (the puzzle with its check, "") or (None, why
-    not)."""
+def _check_one(
+    task: tuple[dict[str, object], int, bool],
+) -> tuple[dict[str, object] | None, str]:
+    """One puzzle (analysed again, unless it was just mined) checked: (the puzzle with its
+    check, "") or (None, why not)."""
     from .ai import puzzlecheck as C
 
-    data, seed = task
+    data, seed, reanalyse = task
     old = P.Puzzle.from_dict(data)
     game = old.position.game()
     player = _worker_players()
     found = P.plans(game, player[0])
-    puzzle = P.analyse(game, player=player[0], deep=player[1], source=old.source, found=found)
+    puzzle: P.Puzzle | None = old
+    if reanalyse:
+        puzzle = P.analyse(game, player=player[0], deep=player[1], source=old.source, found=found)
     if puzzle is None:
         return None, "no longer stands out"
     checked = C.check(puzzle.position, puzzle.best, found=found, seed=seed, bot=player[2])
@@ -135,11 +139,14 @@ class Checked:
     seconds: float = 0.0
 
 
-def check_puzzles(found: Iterable[dict[str, object]], seed: int = 0, processes: int = 1) -> Checked:
+def check_puzzles(
+    found: Iterable[dict[str, object]], seed: int = 0, processes: int = 1, reanalyse: bool = True
+) -> Checked:
     """A set of puzzles (:meth:`~magdagdon.ai.puzzles.Puzzle.to_dict`'s form) under the rules
     of issue 44: the first of each position (:func:`~magdagdon.ai.puzzlecheck.position_key`)
     kept, each analysed again by today's coach (:func:`~magdagdon.ai.puzzles.analyse`: it
-    must still stand out, and its best plan may change), then checked by paired play-outs
+    must still stand out, and its best plan may change; not with ``reanalyse`` False, for
+    puzzles just mined), then checked by paired play-outs
     from ``seed`` (:func:`~magdagdon.ai.puzzlecheck.check`, which also refuses a forced
     answer); in the order given, the same for the same input and seed."""
     from .ai import puzzlecheck as C
@@ -156,7 +163,7 @@ def check_puzzles(found: Iterable[dict[str, object]], seed: int = 0, processes: 
             refused["repeat"] += 1
             continue
         seen.add(key)
-        tasks.append((data, seed))
+        tasks.append((data, seed, reanalyse))
     kept: list[dict[str, object]] = []
     if processes > 1:
         with get_context("spawn").Pool(processes) as pool:

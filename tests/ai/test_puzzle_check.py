@@ -17,7 +17,7 @@ from magdagdon.ai import puzzlecheck as C
 from magdagdon.ai import puzzles as P
 from magdagdon.ai.strong import StrongPlayer
 from magdagdon.cli import main
-from magdagdon.engine import Difficulty
+from magdagdon.engine import Action, Difficulty, actions
 from magdagdon.mining import check_puzzles
 
 # Lines of the starter set of issue 35 (0-based ids of the issue, at commit 6c9ee21).
@@ -87,7 +87,7 @@ PUZZLE_1081: dict[str, Any] = {
 """The one empty square can never take a die: the RUIN, 70 points (the power) ahead of a
 hopeless REROLL."""
 
-FEW = {"games": 30, "max_games": 60, "rivals": 3}
+FEW: dict[str, Any] = {"games": 30, "max_games": 60, "rivals": 3}
 """A check of few play-outs (the real one plays 100 to 400 a plan against 5 rivals)."""
 
 
@@ -157,14 +157,14 @@ def test_a_rival_that_is_the_best_at_a_price_is_no_rival() -> None:
     # are the 3 again after a power (-1 on the 4, or a REROLL of another die): 70 points
     # behind, exactly the power's penalty, which is no margin
     position = P.Position(Difficulty.SURVIVAL, "333./4444/5555/6666", (5, 3, 1, 4))
-    best = [{"type": "stage", "die": 1, "cell": 3}, {"type": "confirm"}]
+    best: list[Action] = [actions.stage(1, 3), actions.confirm()]
     found = P.plans(position.game(), analyst())
     assert found[0].value - found[1].value == pytest.approx(70)  # the miner's claim
     checked = C.check(position, best, found=found, **FEW)
     assert checked.holds and checked.priced >= 1
     assert checked.rivals[0].plan[0]["type"] == "stage"  # the closest: the 4, for free
     assert checked.margin == pytest.approx(98)  # 60 + 40 of bonuses, less the 4's own
-    assert C.price(position, [{"type": "reroll", "dice": [0]}]) == 70
+    assert C.price(position, [actions.reroll([0])]) == 70
 
 
 def test_the_forced_last_square_is_refused() -> None:
@@ -232,3 +232,16 @@ def test_checking_a_set_keeps_one_puzzle_per_position(tmp_path: Path) -> None:
 def test_the_starter_set_has_one_puzzle_per_position() -> None:
     keys = [C.position_key(p.position) for p in P.starter_puzzles()]
     assert len(set(keys)) == len(keys), f"{len(keys) - len(set(keys))} repeats"
+
+
+@pytest.mark.slow  # (make check leaves it out)
+def test_mining_under_the_rules_is_reproducible(tmp_path: Path) -> None:
+    files = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    for out in files:
+        argv = ["puzzles", "mine", "--self-play", "1", "--difficulty", "nightmare"]
+        assert main([*argv, "--seed", "2026", "--check", "--out", str(out)]) == 0
+    assert files[0].read_bytes() == files[1].read_bytes()
+    kept = [P.Puzzle.from_dict(json.loads(line)) for line in files[0].read_text().splitlines()]
+    assert kept and all(p.check is not None and p.margin >= C.FLOOR for p in kept)
+    keys = [C.position_key(p.position) for p in kept]
+    assert len(set(keys)) == len(keys)
