@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import random
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -224,6 +225,21 @@ def test_checking_a_set_keeps_one_puzzle_per_position(tmp_path: Path) -> None:
     again = check_puzzles([PUZZLE_643, repeat, PUZZLE_1081])
     assert again.refused == {"repeat": 1, "forced": 1}
     assert [p["check"] for p in again.kept] == [kept[0].check]  # reproducible
+
+
+def test_a_sample_of_the_starter_set_is_checked_as_the_rule_says() -> None:
+    near_end = [p for p in P.starter_puzzles() if p.position.board.count(".") <= 4 and p.plans >= 4]
+    for puzzle in random.Random(44).sample(near_end, 4):
+        checked = C.check_puzzle(puzzle, player=analyst(), **FEW)
+        if checked.reason == "forced":
+            continue
+        assert checked.games in (30, 60) and 1 <= len(checked.rivals) <= 3
+        means = [r.mean for r in checked.rivals]
+        assert means == sorted(means) and checked.margin == means[0]
+        assert checked.holds == all(r.mean - C.Z * r.se >= C.FLOOR for r in checked.rivals)
+        best = C.plan_key(puzzle.position, puzzle.best)
+        assert all(C.plan_key(puzzle.position, r.plan) != best for r in checked.rivals)
+    assert played >= 2
 
 
 @pytest.mark.xfail(
