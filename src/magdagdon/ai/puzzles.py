@@ -20,6 +20,12 @@ The position is a puzzle when
 deeper search disagrees too often (a coin toss), above it the network's own first choice
 finds the answer nearly always (only the obvious).
 
+Both searches are the coach's, and the largest of its values are biased upwards: the puzzle
+check (:mod:`.puzzlecheck`, ``magdagdon puzzles check``) plays the best plan and its rivals to
+the end of the game instead, keeps the puzzle only when the best is significantly ahead, and
+stores the measured margin with it (:attr:`Puzzle.check`, then :attr:`Puzzle.margin`); it also
+keeps one puzzle per position and refuses a forced answer.
+
 A player's attempt is graded (:func:`grade`) by the value of the plan it plays, computed as
 the options were: solved when it is the best plan or within :data:`TOLERANCE` of it.
 
