@@ -4,7 +4,8 @@ The miner (:func:`~.puzzles.analyse`) values a turn's plans by the coach's searc
 search's largest values are biased upwards: some puzzles' best plans were no better than their
 runner-up when played (issue 44). The check shares nothing with that search. It plays each
 plan's afterstate to the end of the game ``games`` times with the ``ntuple`` bot (the network's
-greedy player: no search, about a millisecond a turn), on the same later dice for every plan
+greedy player: no search; a millisecond or so a turn, some 20 ms while it holds powers, each
+±1 sequence and REROLL weighed), on the same later dice for every plan
 (play-out ``i`` of every plan is a game set up at the position with the dice seed
 ``game_seed(seed, i)``: the same rolls in every later turn, the same values for a REROLL's
 dice), so that two plans' final scores differ only by what the plans did (*paired*).
@@ -13,9 +14,9 @@ The best plan is compared with its :data:`RIVALS` strongest rivals by the coach'
 distinct plans of :func:`~.puzzles.plans`, up to a symmetry of the board). The rest need no
 play-out: the coach values each of them at least as far below the best as the last rival
 checked, and the check is there to catch the search's overrating of a plan against near rivals
-(every wrong answer of the issue lost to the coach's runner-up or to a plan close to it, none to
-a plan the coach ranked far down); playing every plan would cost hundreds of play-outs a plan
-in PEACEFUL, where a turn has up to thousands.
+(each wrong answer the issue names already fails against the coach's own runner-up:
+``python -m benchmarks.puzzle_check --ids …``, BENCHMARKS.md); playing every plan would cost
+hundreds of play-outs a plan in PEACEFUL, where a turn has up to thousands.
 
 For each rival the check reports the mean paired difference (best minus rival, points of final
 score) and its standard error. The best *holds* when for every rival ``mean - Z * se >=``
@@ -24,7 +25,9 @@ margin a player can feel (:data:`FLOOR` = 2 points: half the miner's :data:`~.pu
 twice the grading :data:`~.puzzles.TOLERANCE`; a smaller edge is within what the bot's own
 errors move). The play-outs stop early once every rival is decided: after ``games`` play-outs
 a plan, a puzzle whose every rival already passes holds and one with a rival whose ``mean + Z
-* se`` is below the floor fails; else ``games`` more are played, up to ``max_games``.
+* se`` is below the floor fails; else ``games`` more are played, up to ``max_games`` (looking
+after each stage makes a wrong verdict a little likelier than one look would; the floor is
+the slack for it).
 
 A puzzle's *measured margin* is the mean difference against its closest rival (the smallest
 mean), stored with the figures (:class:`Check`) in the puzzle (``Puzzle.check``).
