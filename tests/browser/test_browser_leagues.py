@@ -185,8 +185,16 @@ def test_the_league_screens_fit_a_phone(
             assert box and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width
             assert phone.evaluate("document.documentElement.scrollWidth") <= width
             screenshot(phone, f"league-invite-{language}-{width}x{height}")
-            # joined, its table does not scroll the page sideways
+            # joined, its table does not scroll the page sideways: on a phone, today's day
+            # alone (a week of three-digit scores ran off it), a name opens the whole week
             join.click()
             phone.locator(".league-table").wait_for(state="visible")
             assert phone.evaluate("document.documentElement.scrollWidth") <= width
+            assert phone.locator(".league-table th.day:visible").count() == 1
+            phone.locator(".league-table .member-name").first.click()
+            phone.locator(".member-week .week-days li").nth(6).wait_for(state="visible")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= width
+            fits = "s => [s.scrollWidth, s.clientWidth]"
+            inner, box = phone.locator(".table-scroll").evaluate(fits)
+            assert inner <= box, (inner, box)  # nothing of the table scrolled out of sight
             screenshot(phone, f"league-table-{language}-{width}x{height}")

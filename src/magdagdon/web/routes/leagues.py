@@ -111,6 +111,7 @@ class TableView(Strict):
     members: list[MemberView]
     last_week_winners: list[str | None]
     counted_days: int
+    today: date = Field(description="Today (UTC): the day a phone's compact table shows.")
     invite_qr: list[str] = Field(description="The invite link's QR code (rows of modules).")
 
 
@@ -293,6 +294,7 @@ async def league_table(
         ],
         last_week_winners=table.last_week_winners,
         counted_days=COUNTED_DAYS,
+        today=today,
     )
 
 

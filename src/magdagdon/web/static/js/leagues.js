@@ -32,7 +32,7 @@ export class Screens {
   reset() {
     this.list = { data: null, error: "", name: "", difficulty: "peaceful", formError: "", invite: "", needsAccount: false };
     this.invite = { code: null, data: null, error: "", needsAccount: false };
-    this.table = { id: null, week: null, data: null, error: "", status: "" };
+    this.table = { id: null, week: null, data: null, error: "", status: "", open: null };
   }
 
   get t() { return this.c.t; }
@@ -102,6 +102,7 @@ export class Screens {
     switch (intent) {
       case "league-open": this.table = { id: data.league, week: null, data: null, error: "", status: "" }; return this.c.open("league");
       case "league-week": this.table.week = data.week; return this.loadTable();
+      case "league-member-week": this.table.open = this.table.open === data.member ? null : data.member; return this.c.paint();
       case "submit-league-create": return this.create(data);
       case "submit-league-join": return this.join(data.invite);
       case "league-join": return this.join(this.invite.code);
@@ -253,21 +254,31 @@ export class Screens {
     if (error && !data) return [t("title_leagues"), el("p", { class: "error-text", role: "alert", text: error })];
     if (!data) return [t("title_leagues"), el("p", { text: t("loading") })];
     const league = data.league;
-    // # · name · the week's standing · the seven days (narrow letters: it fits a phone)
+    // # · name · the week's standing · the seven days (narrow letters). On a phone only today's
+    // day shows (a week of three-digit scores did not fit): a name opens its whole week.
+    const today = data.days.includes(data.today) ? data.today : data.days[data.days.length - 1];
+    const dayClass = (d) => `n day${d === today ? " today" : ""}`;
     const head = el("tr", {},
       el("th", { scope: "col", class: "n", text: "#" }),
       el("th", { scope: "col", text: t("name") }),
       el("th", { scope: "col", class: "n", text: t("total") }),
-      ...data.days.map((d) => el("th", { scope: "col", class: "n day", title: weekday(t, d, "long"), text: weekday(t, d, "narrow") })));
-    const rows = data.members.map((m) => el("tr", { class: m.mine ? "mine" : "" },
+      ...data.days.map((d) => el("th", { scope: "col", class: dayClass(d), title: weekday(t, d, "long"), text: weekday(t, d, "narrow") })));
+    const open = this.table.open;
+    const weekOf = (m) => el("tr", { class: "member-week" }, el("td", { colSpan: 3 + data.days.length },
+      el("ul", { class: "week-days" }, ...m.scores.map((s, i) => el("li", {},
+        el("span", { text: weekday(t, data.days[i], "short") }), el("strong", { text: s === null ? "·" : t.number(s) }))))));
+    const rows = data.members.flatMap((m) => [el("tr", { class: m.mine ? "mine" : "" },
       el("td", { class: "n place", text: String(m.rank) }),
       el("td", { class: "who" },
-        el("span", { class: "member-name", text: m.mine ? t("you") : who(t, m.name) }),
+        button("league-member-week", m.mine ? t("you") : who(t, m.name), {
+          className: "member-name", "data-member": String(m.member), "aria-expanded": String(open === String(m.member)),
+        }),
         m.creator ? el("span", { class: "creator", title: t("league_creator") }, el("span", { "aria-hidden": "true", text: "★" }), el("span", { class: "visually-hidden", text: t("league_creator") })) : null,
         m.streak > 1 ? el("span", { class: "streak", title: t("league_streak", { n: m.streak }) }, flame(),
           el("span", { "aria-hidden": "true", text: String(m.streak) }), el("span", { class: "visually-hidden", text: t("league_streak", { n: m.streak }) })) : null),
       el("td", { class: "n score", text: t.number(m.total) }),
-      ...m.scores.map((s, i) => el("td", { class: "n day", "aria-label": `${weekday(t, data.days[i], "long")}: ${s === null ? t("league_missed") : s}`, text: s === null ? "·" : t.number(s) }))));
+      ...m.scores.map((s, i) => el("td", { class: dayClass(data.days[i]), "aria-label": `${weekday(t, data.days[i], "long")}: ${s === null ? t("league_missed") : s}`, text: s === null ? "·" : t.number(s) }))),
+    open === String(m.member) ? weekOf(m) : null].filter(Boolean));
     // the creator's: a member removed (by name, below the table)
     const others = league.creator ? data.members.filter((m) => !m.mine) : [];
     const members = others.length
