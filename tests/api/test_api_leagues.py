@@ -241,9 +241,17 @@ def test_members_leave_and_the_league_passes_on(players: tuple[Client, Client, C
     league = create(ann)
     join(ben, league["invite"])
     join(cid, league["invite"])
+    ann.put("/api/players/me", json={"name": "Ann L"})
+    table = ann.get(f"/api/leagues/{league['id']}").json()
+    heir = next(m for m in table["members"] if m["member"] == table["heir"])
+    assert heir["name"] == ben.get("/api/players/me").json()["name"]  # said before leaving
+    assert table["handed_from"] is None
     assert ann.delete(f"/api/leagues/{league['id']}/members/me").status_code == 204
     assert ann.get("/api/leagues").json() == []
     assert ben.get("/api/leagues").json()[0]["creator"] is True  # joined first after Ann
+    # the new creator is told, whose part it was; the others are not
+    assert ben.get(f"/api/leagues/{league['id']}").json()["handed_from"] == "Ann L"
+    assert cid.get(f"/api/leagues/{league['id']}").json()["handed_from"] is None
     assert ben.delete(f"/api/leagues/{league['id']}/members/me").status_code == 204
     assert cid.delete(f"/api/leagues/{league['id']}/members/me").status_code == 204
     assert cid.delete(f"/api/leagues/{league['id']}/members/me").status_code == 204  # no-op

@@ -198,3 +198,32 @@ def test_the_league_screens_fit_a_phone(
             inner, box = phone.locator(".table-scroll").evaluate(fits)
             assert inner <= box, (inner, box)  # nothing of the table scrolled out of sight
             screenshot(phone, f"league-table-{language}-{width}x{height}")
+
+
+def test_a_creator_leaving_is_told_who_takes_over_and_the_heir_is_told(
+    phones: list[Any], live_server: str
+) -> None:
+    """Leaving as creator did not say who takes over, the new creator was not told, and the
+    leaver's points left the week's table without a word."""
+    ann, ben, _ = phones
+    open_leagues(ann)
+    url = create_league(ann, "Hand Over")
+    ben.goto(url)
+    ben.locator("[data-intent='league-join']").click()
+    ben.locator(".league-table").wait_for(state="visible")
+    ann.locator("#sheet [data-intent='league-leave']").click()
+    question = ann.locator("#confirm-text")
+    question.wait_for(state="visible")
+    assert f"{ben.name} becomes its creator." in question.inner_text()
+    assert "Your points leave its table" in question.inner_text()
+    screenshot(ann, "league-leave-creator-375x667")
+    ann.locator("#confirm-yes").click()
+    ann.locator("#sheet-title", has_text="Leagues").wait_for()
+    ben.reload()
+    ben.locator("#menu-button").click()
+    ben.locator("[data-intent='open'][data-screen='leagues']").click()
+    ben.locator("#sheet [data-intent='league-open']").first.click()
+    told = ben.locator("#sheet-body .account-notice")
+    told.wait_for(state="visible")
+    assert told.inner_text() == f"You are this league's creator now: {ann.name} left it."
+    screenshot(ben, "league-handed-over-375x667")

@@ -40,6 +40,8 @@ COUNTED_DAYS = 5
 """A week's standing is the sum of each member's best this many days."""
 STREAK_DAYS = 400
 """How far back a streak is counted."""
+HANDED_OVER_SAID = timedelta(days=7)
+"""How long a new creator's table says whose part passed to them."""
 
 
 class LeagueNotFound(LookupError):
@@ -117,6 +119,12 @@ class Table:
     members: list[Member]
     last_week: str
     last_week_winners: list[str | None]
+    heir: str | None = None
+    """The member (their id in the table) who takes the creator's part if the creator leaves:
+    the one who joined first after them."""
+    handed_from: str | None = None
+    """For the creator, within a week of becoming it: the name of the creator who left ("" for
+    one without a name); else None."""
 
 
 def week_of(day: date) -> str:
@@ -322,7 +330,11 @@ class Leagues:
         days = week_days(week)
         with self.db.transaction() as c:
             league = self._member_league(c, league_id, player_id)
-            creator = c.scalar(select(leagues.c.player_id).where(leagues.c.id == league_id))
+            creator, handed_from, handed_at = c.execute(
+                select(leagues.c.player_id, leagues.c.handed_from, leagues.c.handed_at).where(
+                    leagues.c.id == league_id
+                )
+            ).one()
             rows = c.execute(
                 select(players.c.id, players.c.name, league_members.c.joined_at)
                 .join(league_members, league_members.c.player_id == players.c.id)
@@ -371,7 +383,15 @@ class Leagues:
         members.sort(key=lambda m: (-m.total, -m.days))
         ranks = shared_ranks([m.total for m in members])
         ranked = [replace(m, rank=rank) for m, rank in zip(members, ranks, strict=True)]
-        return Table(league, week, days, ranked, week_of(previous[0]), winners)
+        heir = next((member_id(league_id, r.id) for r in rows if r.id != creator), None)
+        told = (
+            handed_from
+            if creator == player_id
+            and handed_at is not None
+            and utcnow() - aware(handed_at) < HANDED_OVER_SAID
+            else None
+        )
+        return Table(league, week, days, ranked, week_of(previous[0]), winners, heir, told)
 
 
 def _lock(c: Connection, table: Any, where: Any) -> None:
@@ -409,7 +429,12 @@ def _leave(c: Connection, league_id: str, player_id: int) -> None:
     if heir is None:
         c.execute(delete(leagues).where(leagues.c.id == league_id))
     else:
-        c.execute(update(leagues).where(leagues.c.id == league_id).values(player_id=heir))
+        name = c.scalar(select(players.c.name).where(players.c.id == player_id))
+        c.execute(
+            update(leagues)
+            .where(leagues.c.id == league_id)
+            .values(player_id=heir, handed_from=name or "", handed_at=utcnow())
+        )
 
 
 def leave_every_league(c: Connection, player_id: int) -> None:

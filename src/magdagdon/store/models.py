@@ -349,6 +349,9 @@ leagues = Table(
     # the creator: renews the invite, removes members
     Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    # the last hand-over of the creator's part: the leaver's name then ("" for none), and when
+    Column("handed_from", String(64), nullable=True),
+    Column("handed_at", UTCDateTime(), nullable=True),
 )
 """Private leagues: a table of the members' daily scores, week by week."""
 

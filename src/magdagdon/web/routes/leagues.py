@@ -112,6 +112,16 @@ class TableView(Strict):
     last_week_winners: list[str | None]
     counted_days: int
     today: date = Field(description="Today (UTC): the day a phone's compact table shows.")
+    heir: str | None = Field(
+        default=None,
+        description="The member who takes the creator's part if the creator leaves (the one "
+        "who joined first after them).",
+    )
+    handed_from: str | None = Field(
+        default=None,
+        description="For the creator, within a week of the hand-over: the name of the creator "
+        'who left ("" for one without a name); else null.',
+    )
     invite_qr: list[str] = Field(description="The invite link's QR code (rows of modules).")
 
 
@@ -295,6 +305,8 @@ async def league_table(
         last_week_winners=table.last_week_winners,
         counted_days=COUNTED_DAYS,
         today=today,
+        heir=table.heir,
+        handed_from=table.handed_from,
     )
 
 

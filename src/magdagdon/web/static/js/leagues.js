@@ -124,7 +124,9 @@ export class Screens {
         return this.change("DELETE", `/api/leagues/${enc(this.table.id)}/members/${enc(data.member)}`);
       }
       case "league-leave": {
-        if (!(await this.c.dialogs.ask(t("league_leave_confirm"), t("league_leave")))) return;
+        // (asked of the table as it is now: who joined since it was drawn may take over)
+        const now = await this.request("GET", `/api/leagues/${enc(this.table.id)}`).catch(() => null);
+        if (!(await this.c.dialogs.ask(this.leaveQuestion(t, now || this.table.data), t("league_leave")))) return;
         try {
           await this.request("DELETE", `/api/leagues/${enc(this.table.id)}/members/me`);
         } catch (error) {
@@ -133,6 +135,17 @@ export class Screens {
         return this.c.open("leagues");
       }
     }
+  }
+
+  // What leaving does, said before: the leaver's points leave the week's table (rejoining brings
+  // them back), and a creator's part passes to the member who joined first (by name).
+  leaveQuestion(t, data) {
+    const lines = [t("league_leave_confirm")];
+    if (data && data.league.creator) {
+      const heir = data.members.find((m) => m.member === data.heir);
+      lines.push(heir ? t("league_leave_heir", { who: who(t, heir.name) }) : t("league_leave_last"));
+    }
+    return lines.join(" ");
   }
 
   async change(method, path) {
@@ -290,6 +303,8 @@ export class Screens {
       ? el("p", { class: "note", text: t("league_last_winner", { who: data.last_week_winners.map((n) => who(t, n)).join(", ") }) })
       : null;
     return [league.name,
+      data.handed_from !== null && data.handed_from !== undefined
+        ? el("p", { class: "account-notice", role: "status", text: t("league_handed_to_you", { who: who(t, data.handed_from) }) }) : null,
       el("p", { class: "note", text: `${t("league_daily_of", { name: DIFFICULTY_NAMES[league.difficulty] })} · ${t("league_week", { week: data.week })}` }),
       el("div", { class: "table-scroll" }, el("table", { class: "league-table" },
         el("caption", { class: "visually-hidden", text: `${league.name} ${data.week}` }),
