@@ -198,6 +198,7 @@ def test_the_daily_puzzle_is_everybodys(client: TestClient, settings: Settings) 
             other.get("/api/puzzles/daily", headers={"X-Magdagdon-Test-Date": "2026-12-21"})
         )
     assert mine["id"] == theirs["id"] != tomorrow["id"] and mine["mode"] == "daily"
+    assert (mine["date"], tomorrow["date"]) == ("2026-12-20", "2026-12-21")  # said on screen
 
 
 def test_streak_counts_solves_in_a_row_and_is_not_rated(client: TestClient) -> None:

@@ -5,6 +5,7 @@ light and dark; MY GAMES with its replay and review."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -250,14 +251,32 @@ def test_unrated_puzzles_show_no_ratings_and_an_ended_streak_says_so(
         raise AssertionError("no STREAK puzzle to miss")
     open_puzzle(page, live_server, streak)
     task = page.locator(".puzzle-task").inner_text()
-    assert "puzzle " not in task and " you " not in task, (
-        task
-    )  # (a rated one: "puzzle 1500 · you 1500")
+    rated = re.compile(r"puzzle \d+ · you \d+")  # (a rated one's: "puzzle 1500 · you 1500")
+    assert not rated.search(task), task
     play(page, missing_plan(streak))
     assert page.locator(".puzzle-change").inner_text() == "Your STREAK ended at 0 puzzles."
     assert page.locator("#puzzle-next").inner_text() == "TRY AGAIN"
+    # a day whose puzzle is dice placed and CONFIRM (what play() taps), the same on any date
+    # the suite runs
+    for n in range(1, 29):
+        day = {"X-Magdagdon-Test-Date": f"2027-02-{n:02d}"}
+        daily = page.request.get(f"{live_server}/api/puzzles/daily", headers=day).json()
+        if {a["type"] for a in best_of(daily)} == {"stage", "confirm"}:
+            break
+    else:
+        raise AssertionError("no daily puzzle of dice placed in February 2027")
+    page.set_extra_http_headers(day)
     page.locator("[data-intent='puzzle-mode'][data-mode='daily']").click()
     page.locator("[data-intent='puzzle-mode'][data-mode='daily'][aria-pressed='true']").wait_for()
     page.locator(".puzzle-board .square").first.wait_for()
     task = page.locator(".puzzle-task").inner_text()
-    assert "puzzle " not in task and " you " not in task, task
+    assert not rated.search(task), task
+    # the daily puzzle says its day, and its result can be shared
+    assert f"The puzzle of February {int(daily['date'][-2:])}, 2027" in task, task  # (en-US)
+    play(page, best_of(daily))
+    page.locator("#sheet [data-intent='puzzle-share']").click()
+    said = page.locator("#sheet .share-note, #sheet #share-text").first
+    said.wait_for(state="visible")
+    if said.get_attribute("id") == "share-text":  # (no clipboard here: the text to copy)
+        text = said.input_value()
+        assert text.startswith("MAGDAGDON · The puzzle of ") and "Solved" in text, text

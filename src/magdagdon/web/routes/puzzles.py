@@ -12,6 +12,7 @@ harvesting answers with throwaway players: the README says what remains).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -81,6 +82,9 @@ class PuzzleView(BaseModel):
     view: GameView = Field(description="The turn as a game view (nothing staged yet).")
     player_rating: float = Field(description="Your rating in this puzzle's pool.")
     streak: int = Field(description="STREAK: puzzles solved in a row so far.")
+    date: dt.date | None = Field(
+        default=None, description="The daily puzzle's day (UTC), from GET /api/puzzles/daily."
+    )
 
 
 class PlanRequest(Strict):
@@ -232,7 +236,9 @@ def _view(row: PuzzleRow, player: int, game: Game, version: int) -> GameView:
     return game_view(shown)
 
 
-def _puzzle(row: PuzzleRow, player: int, summary: dict[str, Any]) -> PuzzleView:
+def _puzzle(
+    row: PuzzleRow, player: int, summary: dict[str, Any], day: dt.date | None = None
+) -> PuzzleView:
     pool = summary["own"] if row.owner is not None else summary["rating"]
     return PuzzleView(
         id=row.id,
@@ -244,6 +250,7 @@ def _puzzle(row: PuzzleRow, player: int, summary: dict[str, Any]) -> PuzzleView:
         view=_view(row, player, _turn(row, player, []), 0),
         player_rating=pool["rating"],
         streak=summary["rating"]["streak"],
+        date=day,
     )
 
 
@@ -288,7 +295,7 @@ async def daily_puzzle(player: CurrentPlayer, store: StoreDep, today: Today) -> 
         return store.daily_puzzle(player, today), store.puzzle_summary(player)
 
     row, summary = await _asked(store, work)
-    return _puzzle(row, player, summary)
+    return _puzzle(row, player, summary, today)
 
 
 @router.get("/{puzzle_id}", response_model=PuzzleView, responses=_ERRORS)

@@ -7,7 +7,9 @@
 // server's: each action goes to the server, which answers the turn's view.
 
 import { ApiError } from "./api.js";
+import { dayText, shareNote } from "./daily.js";
 import { button, el, svg } from "./dom.js";
+import { share } from "./share.js";
 import { miniBoard } from "./sheets.js";
 import { DIFFICULTY_NAMES, capitalized, describePlan, dieFace, lineSum, ruinIcon, squareAt } from "./view.js";
 
@@ -183,7 +185,8 @@ export class Puzzles {
       case "puzzle-mode": this.mode = MODES.includes(data.mode) ? data.mode : "rated"; return this.next();
       case "puzzle-difficulty": this.difficulty = DIFFICULTY_NAMES[data.value] ? data.value : "peaceful"; return this.next();
       case "puzzle-theme": this.theme = THEMES.includes(data.value) ? data.value : ""; return this.next();
-      case "puzzle-next": return this.next();
+      case "puzzle-next": this.shared = null; return this.next();
+      case "puzzle-share": return this.shareDaily();
       case "puzzle-key": return this.key(data);
       case "puzzle-die": return this.tapDie(Number(data.die));
       case "puzzle-square": return this.tapSquare(Number(data.square));
@@ -379,7 +382,8 @@ export class Puzzles {
     const powers = !v.powers_total ? "" : v.powers_left ? t("powers_status", { n: v.powers_left, cost: v.next_power_cost }) : t("puzzle_powers", { n: 0 });
     // (the daily and STREAK puzzles are not rated: no ratings are shown with them)
     const rated = p.mode === "daily" || p.mode === "streak" ? "" : t("puzzle_rated_at", { rating: Math.round(p.rating), mine: Math.round(p.player_rating) });
-    const more = [powers, rated].filter(Boolean).join(" · ");
+    const day = p.mode === "daily" && p.date ? t("puzzle_daily_of", { date: dayText(t, p.date) }) : "";
+    const more = [day, powers, rated].filter(Boolean).join(" · ");
     return el("p", { class: "puzzle-task" },
       el("strong", { text: `${DIFFICULTY_NAMES[p.difficulty]} · ${what}` }), more ? " · " : null,
       more ? el("span", { class: "puzzle-ratings", text: more }) : null);
@@ -491,6 +495,22 @@ export class Puzzles {
     return el("div", { class: "powers puzzle-powers", role: "group", "aria-label": t("puzzle_power_cost", { points: v.next_power_cost }) }, ...parts);
   }
 
+  // SHARE the daily puzzle's result: its day, solved or missed, the two plans' expected finals,
+  // and the way to the game (no plan: it would give the answer away).
+  async shareDaily() {
+    const t = this.c.t;
+    const r = this.result;
+    const p = this.puzzle;
+    if (!r) return;
+    const day = p.date ? t("puzzle_daily_of", { date: dayText(t, p.date) }) : t("puzzle_daily");
+    const verdict = `${r.solved ? "✅" : "❌"} ${t(r.solved ? "puzzle_solved" : "puzzle_missed")}`;
+    const text = [`MAGDAGDON · ${day}`, verdict, `${this.c.doc.defaultView.location.origin}/`].join("\n");
+    const status = await share(text);
+    this.shared = { status, text, id: null };
+    if (status === "copied") this.c.view.announce(t("share_copied"));
+    this.c.paint();
+  }
+
   // The result's line of a puzzle that is not rated: the STREAK's count (or that it ended, and
   // at how many), the daily's, or one tried before.
   unratedLine(t, r, p) {
@@ -520,7 +540,10 @@ export class Puzzles {
       r.rated
         ? el("p", { class: "puzzle-change", text: t("puzzle_rating_change", { before: Math.round(r.player_rating.before), after: Math.round(r.player_rating.after), change: `${sign}${Math.abs(Math.round(change))}` }) })
         : el("p", { class: "puzzle-change", text: this.unratedLine(t, r, p) }),
-      el("div", { class: "actions" }, button("puzzle-next", t(ended(r, p) ? "puzzle_try_again" : "puzzle_next"), { className: "button primary", id: "puzzle-next" })),
+      el("div", { class: "actions" },
+        button("puzzle-next", t(ended(r, p) ? "puzzle_try_again" : "puzzle_next"), { className: "button primary", id: "puzzle-next" }),
+        p.mode === "daily" ? button("puzzle-share", t("share")) : null),
+      p.mode === "daily" ? shareNote(t, this.shared, null) : null,
       el("div", { class: "review-boards" },
         r.your_board ? miniBoard(t, t("puzzle_your_plan"), p.position.board, r.your_board) : el("p", { text: t("puzzle_you_rerolled") }),
         r.best_board ? miniBoard(t, t("puzzle_best_plan"), p.position.board, r.best_board) : null),
