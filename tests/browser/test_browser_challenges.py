@@ -5,7 +5,7 @@ different choices" from the turn where they parted; in EN/ET/SV on a phone."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -210,10 +210,7 @@ def test_a_rematch_in_the_list_can_be_played_on_a_phone(
         url, _ = quick_challenge(ann, live_server, seed=29)
         code = url.rpartition("=")[2]
         # a friend plays it and sends a REMATCH back (through the API, with the friend's cookie)
-        page.goto(live_server)
-        page.locator("#app[aria-busy='false']").wait_for()
-        post = partial(post_as, page, live_server)
-        play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
+        post = plays_challenge(page, live_server, code)
         rematch = post(f"/api/challenges/{code}/rematch", {"abandon": True})
         play_through(post, rematch, to_the_end=True)
         # the news line says each for what it is ("2 friends played your challenge" before)
@@ -231,6 +228,16 @@ def test_a_rematch_in_the_list_can_be_played_on_a_phone(
         assert play.evaluate("b => b.scrollWidth <= b.clientWidth"), play.inner_text()
 
 
+def plays_challenge(page: Any, live_server: str, code: str) -> Callable[[str, dict[str, Any]], Any]:
+    """The page's player (its cookie, once the page has one) plays the challenge to its end
+    through the API; their POST, to go on with."""
+    page.goto(live_server)
+    page.locator("#app[aria-busy='false']").wait_for()
+    post = partial(post_as, page, live_server)
+    play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
+    return post
+
+
 def see_table(page: Any, url: str) -> None:
     """The challenge's table, from its link, for a player who has played it."""
     page.goto(url)
@@ -244,10 +251,7 @@ def test_a_rematch_gives_up_a_game_never_rolled_without_asking(
     does not); one rolled is still asked about."""
     url, _ = quick_challenge(page, live_server, seed=23)
     code = url.rpartition("=")[2]
-    friend.goto(live_server)
-    friend.locator("#app[aria-busy='false']").wait_for()
-    post = partial(post_as, friend, live_server)
-    play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
+    post = plays_challenge(friend, live_server, code)
     untouched = post("/api/games", {"difficulty": "peaceful", "abandon": True})
     assert untouched["version"] == 0
     see_table(friend, url)
@@ -275,10 +279,7 @@ def test_a_rematchs_end_says_it_went_back_as_a_challenge(
     url, _ = quick_challenge(page, live_server, seed=24)
     code = url.rpartition("=")[2]
     with player_page(browser, 375, 667, locale=language) as friend:
-        friend.goto(live_server)
-        friend.locator("#app[aria-busy='false']").wait_for()
-        post = partial(post_as, friend, live_server)
-        play_through(post, post(f"/api/challenges/{code}/games", {}), to_the_end=True)
+        plays_challenge(friend, live_server, code)
         see_table(friend, url)
         friend.locator("#sheet [data-intent='challenge-rematch']").click()
         friend.locator("#sheet").wait_for(state="hidden")
