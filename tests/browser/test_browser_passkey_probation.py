@@ -38,6 +38,10 @@ def test_a_passkey_added_elsewhere_is_said_and_named_before_signing_out(
     other.locator("#sheet [data-intent='passkey-register']").click()
     expect(other.locator("#sheet .account-list").first.locator("li")).to_have_count(1)
     label = api(other, base, "GET", "/api/account/passkeys")[0]["label"]
+    # (the device's name in the screen's language: "Chrome on Linux" is "Chrome på Linux")
+    browser_name, _, system = label.partition(" on ")
+    joined = {"en": "{b} on {s}", "et": "{b} ({s})", "sv": "{b} på {s}"}[language]
+    label = joined.format(b=browser_name, s=system)
     # the phone's next visit says so, on the account screen
     page.reload()
     notice = page.locator("#sheet .account-notice")

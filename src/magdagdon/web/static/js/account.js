@@ -7,7 +7,7 @@ import { ApiError } from "./api.js";
 import { askName } from "./askname.js";
 import { dayText } from "./daily.js";
 import { button, el, qrCode } from "./dom.js";
-import { DIFFICULTY_NAMES } from "./view.js";
+import { DIFFICULTY_NAMES, deviceName } from "./view.js";
 
 // Whether this browser can make and use passkeys at all.
 export function passkeysSupported() {
@@ -168,13 +168,6 @@ function placed(parts, messages, at) {
   const box = el("div", { class: "account-message" }, ...shown);
   if (near < 0) return [box, ...parts];
   return [...parts.slice(0, near + 1), box, ...parts.slice(near + 1)];
-}
-
-// A device's label in the page's language: the server names it "Chrome on Linux" (its browser
-// and system as the User-Agent says), whose joining word is English.
-function deviceName(t, label) {
-  const parts = /^(.+) on (.+)$/.exec(label || "");
-  return parts ? t("account_device_on", { browser: parts[1], system: parts[2] }) : label;
 }
 
 // The sessions' devices told apart: this one first, then the one used last first; a label that

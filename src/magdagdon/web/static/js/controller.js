@@ -6,7 +6,7 @@ import { ApiError } from "./api.js";
 import { MODULES, moduleOf } from "./dialogs.js";
 import { loadCatalog, prefetchLanguages, translatePage } from "./i18n.js";
 import { share, shareText } from "./share.js";
-import { DIFFICULTY_NAMES } from "./view.js";
+import { DIFFICULTY_NAMES, deviceName } from "./view.js";
 
 function hintKey(game) {
   return [game.id, game.turns, game.phase, game.dice.map((d) => d.value).join("")].join("|");
@@ -162,7 +162,7 @@ export class Controller {
     if (this.preferences.passkeyTold(passkey.id)) return;
     this.preferences.setPasskeyTold(passkey.id);
     const date = new Date(passkey.created_at).toLocaleString(this.t.language, { dateStyle: "medium", timeStyle: "short" });
-    this.account.pendingNotice = this.t("account_new_passkey_elsewhere", { label: passkey.label || "?", date });
+    this.account.pendingNotice = this.t("account_new_passkey_elsewhere", { label: deviceName(this.t, passkey.label) || "?", date });
     if (!this.screen) await this.open("account");
   }
 

@@ -60,6 +60,13 @@ export function lineSum(node, line, prospect, t, label, glow = true) {
   if (completedNow && glow) replayAnimation(node, "line-done");
 }
 
+// A device's label in the page's language: the server names it "Chrome on Linux" (its browser
+// and system as the User-Agent says), whose joining word is English.
+export function deviceName(t, label) {
+  const parts = /^(.+) on (.+)$/.exec(label || "");
+  return parts ? t("account_device_on", { browser: parts[1], system: parts[2] }) : label;
+}
+
 // A plan (actions of the API) in words; the values staged come from the board the plan leaves.
 export function describePlan(t, hint, game) {
   const board = (hint.board || "").replaceAll("/", "");
