@@ -179,11 +179,15 @@ def shared_ranks(values: list[int]) -> list[int]:
     return ranks
 
 
-def turn_ends(game: Game) -> list[tuple[tuple[tuple[int, int, str], ...], int]]:
+Shape = tuple[tuple[int, int, str], ...]
+"""A board's filled squares (row, column, what) up to where they stand: :func:`shape`."""
+
+
+def turn_ends(game: Game) -> list[tuple[Shape, int]]:
     """What each turn of a finished game left (its log replayed from its seed): the board as a
     shape (:func:`shape`) and the powers used so far, a turn each."""
     replay = Game.new(game.difficulty, seed=game.seed)
-    ends: list[tuple[tuple[tuple[int, int, str], ...], int]] = []
+    ends: list[tuple[Shape, int]] = []
     for action in game.actions:
         replay.apply(action)
         if replay.turns > len(ends):
@@ -191,7 +195,7 @@ def turn_ends(game: Game) -> list[tuple[tuple[tuple[int, int, str], ...], int]]:
     return ends
 
 
-def shape(board: str) -> tuple[tuple[int, int, str], ...]:
+def shape(board: str) -> Shape:
     """A board's filled squares (values and RUINs) up to where they stand: the least of its
     eight turnings and mirrorings, each moved to the top left corner. The same numbers in the
     same shape one row apart, or mirrored, are one shape (the same play of the same dice)."""
@@ -214,8 +218,8 @@ def shape(board: str) -> tuple[tuple[int, int, str], ...]:
 
 
 def parted_at(
-    mine: list[tuple[tuple[tuple[int, int, str], ...], int]],
-    theirs: list[tuple[tuple[tuple[int, int, str], ...], int]],
+    mine: list[tuple[Shape, int]],
+    theirs: list[tuple[Shape, int]],
 ) -> int | None:
     """The first turn (1-based) where two games of the same dice parted: the turn left
     another shape on the board (:func:`shape`: turned, mirrored or moved is the same) or
