@@ -1,11 +1,11 @@
 """Persistence: players, games and high scores through SQLAlchemy 2 Core; all SQL lives here.
 
 One module per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`, :mod:`.daily`,
-:mod:`.stats`; the daily's day in :mod:`.dailyday`), the tables in :mod:`.models`, the engine
-and migrations in :mod:`.db`; :class:`Store` offers them all.
+:mod:`.pastdaily`, :mod:`.stats`; the daily's day in :mod:`.dailyday`), the tables in
+:mod:`.models`, the engine and migrations in :mod:`.db`; :class:`Store` offers them all.
 """
 
-from .daily import BoardRow, DailyEntry, Leaderboard, Standing, daily_number
+from .daily import EPOCH, BoardRow, DailyEntry, Leaderboard, Standing, daily_number
 from .dailyday import (
     DAILY_GRACE,
     daily_ends_at,
@@ -25,6 +25,7 @@ from .errors import (
 )
 from .highscores import HighScoreEntry, Scope
 from .models import GameStatus
+from .pastdaily import FriendScore, PastDay
 from .players import PlayerRow
 from .repository import Store
 from .rows import GameRow
@@ -32,12 +33,14 @@ from .stats import PlayerStats
 
 __all__ = [
     "DAILY_GRACE",
+    "EPOCH",
     "BoardRow",
     "DailyEnded",
     "DailyEntry",
     "DailyPlayed",
     "Database",
     "DatabaseTimeout",
+    "FriendScore",
     "GameInProgress",
     "GameNotFound",
     "GameRow",
@@ -46,6 +49,7 @@ __all__ = [
     "HighScoreEntry",
     "Leaderboard",
     "NameTaken",
+    "PastDay",
     "PlayerRow",
     "PlayerStats",
     "Scope",

@@ -571,6 +571,7 @@ class Accounts(Players):
                 games.c.status == GameStatus.ACTIVE,
                 games.c.daily.is_(None),
                 games.c.challenge.is_(None),
+                games.c.past_daily.is_(None),
             )
             .order_by((games.c.action_count > 0).desc(), games.c.updated_at.desc(), games.c.id)
         ).all()
@@ -810,6 +811,7 @@ class Accounts(Players):
                     "id": r.id,
                     "difficulty": r.difficulty,
                     "daily": r.daily,
+                    "past_daily": r.past_daily,
                     "challenge": r.challenge,
                     "status": r.status,
                     "score": r.score,

@@ -91,6 +91,7 @@ class Games:
                     games.c.status == GameStatus.ACTIVE,
                     games.c.daily.is_(None),
                     games.c.challenge.is_(None),
+                    games.c.past_daily.is_(None),
                 )
                 .order_by(games.c.updated_at.desc())
             ).all()
@@ -125,6 +126,7 @@ class Games:
         daily: date | None = None,
         challenge: str | None = None,
         rematch_of: str | None = None,
+        past_daily: date | None = None,
     ) -> GameRow:
         """Store a new game (the caller's transaction); the row as stored."""
         c.execute(
@@ -147,6 +149,7 @@ class Games:
                 daily=daily.isoformat() if daily else None,
                 challenge=challenge,
                 rematch_of=rematch_of,
+                past_daily=past_daily.isoformat() if past_daily else None,
                 by_account=select(players.c.account_since.is_not(None))
                 .where(players.c.id == player_id)
                 .scalar_subquery(),
@@ -166,6 +169,7 @@ class Games:
             daily,
             challenge,
             rematch_of,
+            past_daily,
         )
 
     def get_game(self, game_id: str, player_id: int) -> GameRow:
@@ -201,6 +205,7 @@ class Games:
             games.c.status == GameStatus.ACTIVE,
             games.c.daily.is_(None),
             games.c.challenge.is_(None),
+            games.c.past_daily.is_(None),
         )
         if difficulty is not None:
             query = query.where(games.c.difficulty == difficulty.value)
@@ -315,8 +320,8 @@ class Games:
                         insert(daily_results).values(day=record.daily, ranked=ranked, **entry)
                     )
                     count_daily_score(c, record.daily, record.difficulty, values["score"], ranked)
-                elif record.challenge is not None:
-                    pass  # the challenger knew its dice: never in the high scores
+                elif record.challenge is not None or record.past_daily is not None:
+                    pass  # its dice were known (a challenger's, a past day's): no high score
                 elif self.score_chosen_seeds or not record.chosen_seed:
                     c.execute(insert(highscores).values(**entry))
                 if record.rematch_of is not None:  # a REMATCH ends: a challenge back
@@ -337,6 +342,7 @@ class Games:
             daily=day,
             challenge=record.challenge,
             rematch_of=record.rematch_of,
+            past_daily=_day(record.past_daily),
         )
 
     def count_hint(self, game_id: str, player_id: int, version: int) -> int:
@@ -420,6 +426,7 @@ class Games:
             daily=_day(record.daily),
             challenge=record.challenge,
             rematch_of=record.rematch_of,
+            past_daily=_day(record.past_daily),
         )
 
 

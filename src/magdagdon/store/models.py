@@ -161,7 +161,9 @@ transfer_codes = Table(
 )
 """Transfer codes: one-time, short-lived sign-ins to an account (only their hash is kept)."""
 
-_ACTIVE_REGULAR = text("status = 'active' AND daily IS NULL AND challenge IS NULL")
+_ACTIVE_REGULAR = text(
+    "status = 'active' AND daily IS NULL AND challenge IS NULL AND past_daily IS NULL"
+)
 _DAILY = text("daily IS NOT NULL")
 _CHALLENGE = text("challenge IS NOT NULL")
 
@@ -197,9 +199,14 @@ games = Table(
     Column("challenge", String(16), nullable=True),
     # a game started as a REMATCH of a challenge: when it ends, it is a challenge back
     Column("rematch_of", String(16), nullable=True),
+    # a past daily: the UTC day "YYYY-MM-DD" whose daily it plays again once the day is over
+    # (its dice are public then): out of that day's leaderboard, the streak, the leagues and
+    # the high scores (store.daily, migration 0013)
+    Column("past_daily", String(10), nullable=True),
     # a finished game whose turns were searched for puzzles (store.puzzles)
     Column("puzzles_mined", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_games_player_status", "player_id", "status"),
+    Index("ix_games_past_daily", "player_id", "past_daily"),
     # one unfinished regular game per player, whatever races between requests
     Index(
         "uq_games_active_player",

@@ -1,10 +1,10 @@
 """The store: everything the server asks of the database, one transaction per public method.
 
 It is made of one part per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`,
-:mod:`.daily`, :mod:`.stats`, :mod:`.challenges`, :mod:`.leagues`, :mod:`.puzzles`); an
-action is load → engine → conditional update (see :meth:`~magdagdon.store.games.Games.act`),
-so of two requests on the same version exactly one applies, on SQLite and PostgreSQL alike,
-and a rejected action rolls back with nothing written.
+:mod:`.daily`, :mod:`.pastdaily`, :mod:`.stats`, :mod:`.challenges`, :mod:`.leagues`,
+:mod:`.puzzles`); an action is load → engine → conditional update (see
+:meth:`~magdagdon.store.games.Games.act`), so of two requests on the same version exactly one
+applies, on SQLite and PostgreSQL alike, and a rejected action rolls back with nothing written.
 """
 
 from __future__ import annotations
@@ -20,13 +20,25 @@ from .db import Database
 from .games import Games
 from .highscores import HighScores
 from .leagues import Leagues
+from .pastdaily import PastDailies
 from .puzzles import Puzzles
 from .releases import Releases
 from .rows import GameRow
 from .stats import Stats
 
 
-class Store(Accounts, Games, HighScores, Dailies, Stats, Challenges, Leagues, Releases, Puzzles):
+class Store(
+    Accounts,
+    Games,
+    HighScores,
+    Dailies,
+    PastDailies,
+    Stats,
+    Challenges,
+    Leagues,
+    Releases,
+    Puzzles,
+):
     """The database operations of the game server."""
 
     def __init__(self, database: Database, *, score_chosen_seeds: bool = False) -> None:

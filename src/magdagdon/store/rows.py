@@ -29,6 +29,8 @@ class GameRow:
     """The code of the challenge the game plays (None: not a challenge's game)."""
     rematch_of: str | None = None
     """A REMATCH: the code of the challenge it answers (None: not a REMATCH)."""
+    past_daily: date | None = None
+    """A past daily: the UTC day whose daily's dice it plays again (None: not one)."""
 
     def daily_over(self, now: datetime) -> bool:
         """Whether this is a daily whose day is over at ``now`` (:mod:`.dailyday`: it can no

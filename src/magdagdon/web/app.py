@@ -40,6 +40,7 @@ from .routes import (
     health,
     highscores,
     leagues,
+    pastdaily,
     players,
     puzzles,
 )
@@ -256,7 +257,7 @@ def create_app(
 
     for router in (
         *(m.router for m in (health, games, coach, highscores, players, daily, account)),
-        *(m.router for m in (challenges, leagues, puzzles)),
+        *(m.router for m in (challenges, leagues, puzzles, pastdaily)),
         puzzles.me_router,
     ):
         _document_player_errors(router)

@@ -292,6 +292,15 @@ class DailyRef(BaseModel):
     )
 
 
+class PastDailyRef(BaseModel):
+    """Which day's daily a past daily plays again: the day and its number. A past daily is
+    played after its day is over, on its dice: outside that day's leaderboard, the daily
+    streak, the leagues and the high scores."""
+
+    date: date
+    number: int
+
+
 class GameView(BaseModel):
     """Everything the client draws: it holds no rules of its own."""
 
@@ -332,9 +341,15 @@ class GameView(BaseModel):
     created_at: datetime
     finished_at: datetime | None
     daily: DailyRef | None = Field(default=None, description="A daily game's day and number.")
+    past_daily: PastDailyRef | None = Field(
+        default=None,
+        description="A past daily's day and number (GET /api/daily/{date}/{difficulty}/"
+        "leaderboard sets it beside the day's games).",
+    )
     par: int | None = Field(
         default=None,
-        description="A finished daily: the coach's score on the same dice (null until known).",
+        description="A finished daily or past daily: the coach's score on the same dice (null "
+        "until known).",
     )
     challenge: str | None = Field(
         default=None,
@@ -543,6 +558,67 @@ class LeaderboardView(BaseModel):
     seed: str | None = Field(description="The day's seed (hex) once the day is over.")
     rows: list[LeaderboardRow]
     me: Standing | None
+    past: PastStanding | None = Field(
+        default=None,
+        description="Your finished past daily of this day: where its score would stand (it is "
+        "not on the leaderboard).",
+    )
+    friends: list[FriendScoreView] = Field(
+        default_factory=list,
+        description="Once you finished this day's dice (its daily or a past daily): your "
+        "friends' games of them (league members; players of challenges with you), best first.",
+    )
+
+
+class PastStanding(BaseModel):
+    """Where a past daily's score would stand on its day's leaderboard (it is not on it)."""
+
+    game_id: str
+    score: int
+    rank: int = Field(description="1 + the leaderboard's better scores.")
+    percentile: int = Field(description="The share of the leaderboard at or below it, with it.")
+
+
+class FriendScoreView(BaseModel):
+    """A friend's finished game of a day's dice."""
+
+    name: str | None = Field(description="The friend's display name (shown as text, never HTML).")
+    score: int
+    game_id: str
+    past: bool = Field(description="Played as a past daily (not on the day's leaderboard).")
+
+
+class CalendarDay(BaseModel):
+    """One day of the past dailies' calendar, for one difficulty."""
+
+    date: date
+    number: int
+    state: Literal["played", "past_played", "past_active", "open", "unfinished", "not_over"] = (
+        Field(
+            description="played: you finished its daily (score); past_played: you finished it "
+            "as a past daily; past_active: your past daily of it is being played (continue it "
+            "with POST /api/daily/{date}/{difficulty}); open: playable as a past daily; "
+            "unfinished: you started its daily and did not finish it, it is playable as a past "
+            "daily; not_over: its day is not over (today's daily, or yesterday's until two "
+            "hours after midnight UTC)."
+        )
+    )
+    score: int | None = Field(default=None, description="Your score (played, past_played).")
+    game_id: str | None = Field(default=None, description="Your game of that day's dice.")
+    par: int | None = Field(
+        default=None, description="The coach's score on the dice, once you finished them."
+    )
+
+
+class DailyCalendar(BaseModel):
+    """A month of past dailies of one difficulty, from daily #1 to today."""
+
+    difficulty: Difficulty
+    month: str = Field(description="YYYY-MM.")
+    today: date
+    days: list[CalendarDay] = Field(description="The month's days with a daily, oldest first.")
+    previous: str | None = Field(description="The month before with dailies (YYYY-MM), if any.")
+    next: str | None = Field(description="The month after, up to this one (YYYY-MM), if any.")
 
 
 class HistogramBar(BaseModel):

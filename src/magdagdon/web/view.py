@@ -9,6 +9,7 @@ from .schemas import (
     DailyRef,
     DieView,
     GameView,
+    PastDailyRef,
     Places,
     Prospect,
     Rescue,
@@ -27,7 +28,7 @@ def game_view(
     sent_back: str | None = None,
 ) -> GameView:
     """The view of a stored game (``places``: a finished game's in the high scores; ``par``:
-    a finished daily's; ``sent_back``: the challenge a finished REMATCH became)."""
+    a finished daily's or past daily's; ``sent_back``: the challenge a finished REMATCH became)."""
     game = row.game
     phase = game.phase
     acting = row.status is GameStatus.ACTIVE
@@ -87,6 +88,7 @@ def game_view(
         created_at=row.created_at,
         finished_at=row.finished_at,
         daily=daily_ref(row),
+        past_daily=past_daily_ref(row),
         par=par if over else None,
         challenge=row.challenge,
         rematch_of=row.rematch_of,
@@ -101,6 +103,13 @@ def daily_ref(row: GameRow) -> DailyRef | None:
     return DailyRef(
         date=row.daily, number=daily_number(row.daily), finish_by=daily_finish_by(row.daily)
     )
+
+
+def past_daily_ref(row: GameRow) -> PastDailyRef | None:
+    """Which day's dice a past daily plays again (None: not a past daily)."""
+    if row.past_daily is None:
+        return None
+    return PastDailyRef(date=row.past_daily, number=daily_number(row.past_daily))
 
 
 def _blocked(game: Game, die: int) -> list[Blocked]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import Annotated, Literal
 
@@ -10,7 +11,9 @@ from fastapi import APIRouter, Depends, Path, Request, Response, status
 from ...engine import Difficulty
 from ...store import (
     DailyEntry,
+    FriendScore,
     GameStatus,
+    Leaderboard,
     daily_ends_at,
     daily_finish_by,
     daily_number,
@@ -34,10 +37,12 @@ from ..schemas import (
     DailyToday,
     DailyUnfinished,
     ErrorResponse,
+    FriendScoreView,
     GameConflict,
     GameView,
     LeaderboardRow,
     LeaderboardView,
+    PastStanding,
     Standing,
 )
 from .games import view_response
@@ -152,17 +157,37 @@ async def leaderboard(
     finished it; once the day is over (02:00 UTC the day after: its games may be finished
     until then), the day's seed (re-run the engine on any game). By
     default only accounts are ranked: an anonymous player's game is shown apart, with the
-    place it would have (``me.ranked`` false)."""
-    when = _daily_day(date, today)
+    place it would have (``me.ranked`` false). Your finished past daily of the day is shown
+    apart too (``past``: where it would stand), and once you finished the day's dice either
+    way, your friends' games of them (``friends``)."""
+    when = daily_day(date, today)
     ended = daily_over(when, moment)
     only = settings.daily_ranks == "accounts"
-    board = await run_store(
-        store, lambda: store.daily_leaderboard(when, difficulty, player, ranked_only=only)
-    )
+
+    def work() -> tuple[Leaderboard, PastStanding | None, list[FriendScore]]:
+        board = store.daily_leaderboard(when, difficulty, player, ranked_only=only)
+        past = None
+        if player is not None and ended:
+            mine = store.daily_calendar(player, difficulty, when, when).get(when)
+            if mine is not None and mine.past and mine.status is GameStatus.OVER:
+                assert mine.score is not None
+                rank, _, percentile = store.past_daily_standing(
+                    when, difficulty, mine.score, ranked_only=only
+                )
+                past = PastStanding(
+                    game_id=mine.game_id, score=mine.score, rank=rank, percentile=percentile
+                )
+                if board.par is None:  # the par is shown to whoever finished the dice
+                    board = replace(board, par=store.daily_par(when, difficulty))
+        finished = board.me is not None or past is not None
+        friends = store.daily_friends(player, when, difficulty) if finished and player else []
+        return board, past, friends
+
+    board, past, friends = await run_store(store, work)
     seed = None
     if ended:
         seed = (await run_store(store, lambda: store.daily_seed(when, difficulty))).hex()
-    if board.me is not None and board.par is None:
+    if (board.me is not None or past is not None) and board.par is None:
         start_par(request.app, when, difficulty)  # not computed yet (or its worker died)
     return LeaderboardView(
         date=when,
@@ -195,10 +220,15 @@ async def leaderboard(
         )
         if board.me
         else None,
+        past=past,
+        friends=[
+            FriendScoreView(name=f.name, score=f.score, game_id=f.game_id, past=f.past)
+            for f in friends
+        ],
     )
 
 
-def _daily_day(text: str, today: date) -> date:
+def daily_day(text: str, today: date) -> date:
     """The day of a daily from the path: 404 for no such date, before daily #1, after today."""
     try:
         day = date.fromisoformat(text)

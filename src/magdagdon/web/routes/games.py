@@ -105,15 +105,18 @@ have not seen (absent: none)."""
 
 def view_response(row: GameRow, store: Store, status_code: int = 200) -> Response:
     """The game view as JSON (serialised once here: FastAPI need not validate it again); a
-    finished game with its places in the high scores, or its par when it is a daily."""
+    finished game with its places in the high scores, or its par when it is a daily or a past
+    daily."""
     places = par = sent_back = None
     if row.status is GameStatus.OVER:
         if row.challenge is not None:
             pass  # a challenge's game: its table is the challenge's (GET .../results)
-        elif row.daily is None:
-            places = store.places(row.id)
-        else:
+        elif row.daily is not None:
             par = store.daily_par(row.daily, row.difficulty)
+        elif row.past_daily is not None:  # not in the high scores: beside its day's par
+            par = store.daily_par(row.past_daily, row.difficulty)
+        else:
+            places = store.places(row.id)
         if row.rematch_of is not None:
             sent_back = store.challenge_made_of(row.id)
     view = game_view(row, places, par, sent_back)
