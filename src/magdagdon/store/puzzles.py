@@ -160,6 +160,8 @@ class FinishedGame:
     finished_at: datetime
     daily: str | None
     challenge: str | None
+    past_daily: str | None = None
+    """A past daily: the day whose dice it played again."""
 
 
 def _row(r: Any, mode: str = "rated") -> PuzzleRow:
@@ -910,6 +912,7 @@ class Puzzles:
                     games.c.finished_at,
                     games.c.daily,
                     games.c.challenge,
+                    games.c.past_daily,
                 )
                 .where(*where)
                 .order_by(games.c.finished_at.desc(), games.c.id.desc())
@@ -925,6 +928,7 @@ class Puzzles:
                 aware(r.finished_at),
                 r.daily,
                 r.challenge,
+                r.past_daily,
             )
             for r in rows[:limit]
         ]

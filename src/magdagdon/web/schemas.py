@@ -464,6 +464,9 @@ class FramesView(BaseModel):
         description="The difficulty's Majda Powers (0 in NIGHTMARE: the viewer shows no count)."
     )
     daily: DailyRef | None
+    past_daily: PastDailyRef | None = Field(
+        default=None, description="A past daily: the day whose dice it played again."
+    )
     frames: list[FrameView]
 
 

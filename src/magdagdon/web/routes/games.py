@@ -31,7 +31,7 @@ from ..schemas import (
     GameView,
     Replay,
 )
-from ..view import daily_ref, game_view
+from ..view import daily_ref, game_view, past_daily_ref
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -226,5 +226,6 @@ async def frames(
         turns=game.turns,
         powers_total=game.difficulty.powers,
         daily=daily_ref(row),
+        past_daily=past_daily_ref(row),
         frames=replay_frames(row),
     )

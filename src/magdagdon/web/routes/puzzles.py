@@ -183,6 +183,9 @@ class MyGameView(BaseModel):
     finished_at: datetime
     daily: str | None
     challenge: str | None
+    past_daily: str | None = Field(
+        default=None, description="A past daily: the day (YYYY-MM-DD) whose dice it played."
+    )
 
 
 class MyGamesView(BaseModel):

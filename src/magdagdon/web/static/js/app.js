@@ -38,7 +38,7 @@ if (replaying) {
   await controller.start();
   // the guided first game, on a browser's first visit: on the board of a regular game with no
   // sheet over it (not inside a daily's one attempt)
-  if (!controller.screen && !(controller.game && controller.game.daily)) walkthrough.maybeStart(controller.t, controller.game);
+  if (!controller.screen && !(controller.game && (controller.game.daily || controller.game.past_daily))) walkthrough.maybeStart(controller.t, controller.game);
 }
 // The page's own files from a cache (sw.js): the installed game opens at once, and offline it
 // says so and retries by itself rather than showing the browser's error page.

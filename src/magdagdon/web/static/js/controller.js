@@ -131,7 +131,7 @@ export class Controller {
       const last = unreadable ? null : this.preferences.lastGame();
       const remembered = last && (!current || current.id !== last) ? await this.api.game(last).catch(() => null) : null;
       if (remembered && remembered.daily && await this.isPlayable(remembered)) return this.setGame(remembered);
-      if (remembered && remembered.challenge && remembered.phase !== "over") return this.setGame(remembered);
+      if (remembered && (remembered.challenge || remembered.past_daily) && remembered.phase !== "over") return this.setGame(remembered);
       // a daily left unfinished when its day ended: said, with today's dailies (below)
       if (remembered && remembered.daily && remembered.phase !== "over") this.dailyEnded(remembered);
       if (current) return this.setGame(current);
@@ -218,7 +218,7 @@ export class Controller {
     const wasOver = this.game && this.game.id === game.id && this.game.phase === "over";
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
-    if (!game.daily && !game.challenge) this.regular = { id: game.id, over: game.phase === "over" }; // BACK TO MY GAME's
+    if (!game.daily && !game.challenge && !game.past_daily) this.regular = { id: game.id, over: game.phase === "over" }; // BACK TO MY GAME's
     this.preferences.rememberGame(game);
     this.ui.animate = this.animations ? animate : [];
     // a hint is the plan of one turn with these dice: it stays while the player follows it
@@ -291,7 +291,7 @@ export class Controller {
 
   // The game on the board as the server has it now (a regular game: the one in progress).
   shownGameAgain() {
-    const request = this.game.daily ? this.api.game(this.game.id) : this.api.currentGame();
+    const request = this.game.daily || this.game.past_daily ? this.api.game(this.game.id) : this.api.currentGame();
     return request.catch(() => null);
   }
 
@@ -529,7 +529,7 @@ export class Controller {
   async startNew(difficulty) {
     // a new game abandons the regular game in progress, never a daily: while a daily is shown,
     // ask about the regular game
-    const game = this.game && this.game.daily ? await this.api.currentGame().catch(() => null) : this.game;
+    const game = this.game && (this.game.daily || this.game.past_daily) ? await this.api.currentGame().catch(() => null) : this.game;
     if (game && game.phase !== "over" && game.version > 0 && !(await this.dialogs.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
     this.close();
     await this.run(async () => this.setGame(await this.newGame(difficulty)));
@@ -537,7 +537,7 @@ export class Controller {
   }
 
   async changeDifficulty(difficulty) {
-    if (this.game && !this.game.daily && difficulty === this.game.difficulty) return;
+    if (this.game && !this.game.daily && !this.game.past_daily && difficulty === this.game.difficulty) return;
     await this.startNew(difficulty);
   }
 
@@ -745,7 +745,8 @@ export class Controller {
     for (const delay of delays) {
       if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
       if (this.result !== result) return; // another game's result is wanted now
-      result.board = await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => result.board);
+      const day = game.daily || game.past_daily;
+      result.board = await this.api.leaderboard(day.date, game.difficulty).catch(() => result.board);
       const par = game.par ?? (result.board ? result.board.par : null);
       if (par !== null && par !== undefined) break;
       if (this.screen === "over") this.paint(); // the standing meanwhile
@@ -796,13 +797,14 @@ export class Controller {
   prepareShare(id) {
     const kept = this.shares.get(id);
     const pending = kept && !kept.game && !kept.failed;
-    const complete = kept && kept.game && (!kept.game.daily || (kept.game.par !== null && kept.game.par !== undefined));
+    const complete = kept && kept.game && (!(kept.game.daily || kept.game.past_daily) || (kept.game.par !== null && kept.game.par !== undefined));
     if (pending || complete) return kept.promise;
     const entry = { game: null, failed: false, promise: null };
     entry.promise = (async () => {
       const game = await this.api.game(id);
-      if (!game.daily || (game.par !== null && game.par !== undefined)) return game;
-      const board = await this.api.leaderboard(game.daily.date, game.difficulty).catch(() => null);
+      const day = game.daily || game.past_daily;
+      if (!day || (game.par !== null && game.par !== undefined)) return game;
+      const board = await this.api.leaderboard(day.date, game.difficulty).catch(() => null);
       return board && board.par !== null && board.par !== undefined ? { ...game, par: board.par } : game;
     })();
     entry.promise.then((game) => { entry.game = game; }, () => { entry.failed = true; }); // (said when SHARE is pressed)
@@ -916,7 +918,7 @@ export class Controller {
       if (this.game) this.stats.difficulty = this.game.difficulty;
       return this.loadStats();
     }
-    if (screen === "over" && this.game && this.game.daily && this.game.phase === "over") return this.loadResult(this.game);
+    if (screen === "over" && this.game && (this.game.daily || this.game.past_daily) && this.game.phase === "over") return this.loadResult(this.game);
     if (screen === "scores") {
       this.scores.difficulty = this.game ? this.game.difficulty : "peaceful";
       return this.loadScores();

@@ -108,6 +108,8 @@ export function dailySheet(t, { info, error, notice, onDaily, shared }) {
     el("div", { class: "actions" },
       // every day's leaderboard, from today's on (the days before are a button away there)
       button("leaderboard", t("leaderboards"), { "data-date": info.date, "data-difficulty": "peaceful" }),
+      // the days gone by, each playable on its dice (pastdailies.js)
+      button("open", t("past_dailies"), { "data-screen": "pastdaily" }),
       onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary wide" }) : null),
   ];
 }
@@ -176,6 +178,9 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
     data.me && !mine ? el("p", { class: "daily-me", text: `${t("daily_your_score", { score: t.number(data.me.score) })} · ${standing(t, data.me, data.players)}` }) : null,
     data.me && mine ? el("p", { class: "daily-me", text: standing(t, data.me, data.players) }) : null,
     unrankedNote(t, data.me, account),
+    // the player's past daily of the day, apart from the table, and their friends' games
+    data.past ? el("p", { class: "daily-me past-daily-me", text: `${t("past_daily_your_game", { score: t.number(data.past.score) })} · ${pastStanding(t, data.past, data.players)}` }) : null,
+    friendsList(t, data.friends),
     data.ended ? null : el("p", { class: "note", text: t("daily_watch_later") }),
     // the day over, its dice are no longer everybody's: the player's game may be a challenge
     data.ended && data.me && data.me.game_id
@@ -209,6 +214,52 @@ export function dailyOver(t, game, result, shared) {
       replayLink(game.id, t("replay_watch"))),
     // (below the actions: BACK TO MY GAME stays where it is on a short phone)
     unrankedNote(t, board && board.me),
+    shareNote(t, shared, game.id),
+  ];
+}
+
+// Where a past daily's score would stand on its day's leaderboard (it is not on it).
+function pastStanding(t, past, players) {
+  return t("past_daily_would_rank", { rank: past.rank, players, percentile: Math.round(past.percentile) });
+}
+
+// The player's friends' games of a day's dice (league members, challenge partners), best first;
+// one played after the day says so.
+function friendsList(t, friends) {
+  if (!friends || !friends.length) return null;
+  return el("section", { class: "past-friends", "aria-label": t("past_daily_friends") },
+    el("h3", { text: t("past_daily_friends") }),
+    el("ul", { class: "friend-scores" }, ...friends.map((f) => {
+      const who = f.name || t("anonymous");
+      return el("li", {},
+        el("span", { class: "who", text: f.past ? t("past_daily_friend_later", { name: who }) : who }),
+        el("span", { class: "num", text: t.number(f.score) }),
+        replayLink(f.game_id, "", { className: "button small watch", "aria-label": t("past_daily_watch_friend", { name: who, score: f.score }) }, playIcon()));
+    })));
+}
+
+// The game-over sheet of a past daily: that it is not on its day's leaderboard, where it would
+// stand there, the coach's score on the same dice, the friends who played them; LEADERBOARD
+// (the day's), SHARE, REVIEW and WATCH REPLAY. result: as for a daily (dailyOver).
+export function pastDailyOver(t, game, result, shared) {
+  const board = result && result.board;
+  const par = game.par ?? (board ? board.par : null);
+  let coach = null;
+  if (par !== null && par !== undefined) coach = el("p", { class: "daily-coach", text: t("daily_coach_scored", { par: t.number(par) }) });
+  else if (result && result.waiting) coach = el("p", { class: "daily-coach", text: t("daily_coach_playing") });
+  const where = board && board.past ? el("p", { class: "daily-me", text: pastStanding(t, board.past, board.players) }) : null;
+  return [
+    el("p", { class: "daily-day" },
+      el("strong", { text: t("past_daily_number", { number: game.past_daily.number }) }), el("span", { text: ` · ${dayText(t, game.past_daily.date)}` })),
+    el("p", { class: "note", text: t("past_daily_outside") }),
+    coach, where,
+    el("div", { class: "actions" },
+      button("back-to-game", t("back_to_game"), { className: "button primary wide" }),
+      button("leaderboard", t("leaderboard"), { "data-date": game.past_daily.date, "data-difficulty": game.difficulty }),
+      button("share", t("share"), { "data-game": game.id }),
+      button("review", t("review"), { "data-game": game.id }),
+      replayLink(game.id, t("replay_watch"))),
+    board ? friendsList(t, board.friends) : null,
     shareNote(t, shared, game.id),
   ];
 }

@@ -12,13 +12,13 @@ import { statsSheet } from "./stats.js";
 
 // screen → [title, ...content] from what the controller knows
 const SCREENS = {
-  menu: ({ t, game, news }) => sheets.menu(t, { onDaily: Boolean(game && (game.daily || game.challenge)), news }),
+  menu: ({ t, game, news }) => sheets.menu(t, { onDaily: Boolean(game && (game.daily || game.challenge || game.past_daily)), news }),
   scores: ({ t, scores }) => sheets.scores(t, scores),
   settings: ({ t, game, animations }) => sheets.settings(t, { difficulty: game && game.difficulty, language: t.language, animations }),
   rules: ({ t, rules, rulesError }) => sheets.rules(t, rules, rulesError),
   about: ({ t }) => sheets.about(t),
   over: ({ t, game, result, shared }) => sheets.gameOver(t, game, { result, shared }),
-  daily: ({ t, game, daily, shared }) => dailySheet(t, { ...daily, onDaily: Boolean(game && game.daily), shared }),
+  daily: ({ t, game, daily, shared }) => dailySheet(t, { ...daily, onDaily: Boolean(game && (game.daily || game.past_daily)), shared }),
   leaderboard: ({ t, leaderboard, daily }) => leaderboardSheet(t, { ...leaderboard, today: daily.info ? daily.info.date : null }),
   stats: ({ t, stats }) => statsSheet(t, stats),
   review: ({ t, reviewed }) => sheets.review(t, reviewed),
@@ -34,6 +34,7 @@ export const MODULES = {
   league: { name: "leagues", title: "title_leagues", load: () => import("./leagues.js") },
   puzzle: { name: "puzzles", title: "title_puzzles", load: () => import("./puzzles.js") },
   mygames: { name: "mygames", title: "title_mygames", load: () => import("./mygames.js") },
+  pastdaily: { name: "pastdailies", title: "title_past_dailies", load: () => import("./pastdailies.js") },
 };
 
 // Which module's screen or intent this is (its MODULES entry), or null.

@@ -80,7 +80,9 @@ export class MyGames {
 
   row(t, g) {
     const when = new Date(g.finished_at).toLocaleDateString(t.language, { day: "numeric", month: "short", year: "numeric" });
-    const kind = g.daily ? t("mygames_daily", { date: g.daily }) : g.challenge ? t("mygames_challenge") : "";
+    let kind = g.challenge ? t("mygames_challenge") : "";
+    if (g.daily) kind = t("mygames_daily", { date: g.daily });
+    else if (g.past_daily) kind = t("mygames_past_daily", { date: g.past_daily });
     return el("li", { class: "my-game" },
       el("span", { class: "my-game-score num", text: t.number(g.score) }),
       el("span", { class: "my-game-what" },

@@ -77,7 +77,7 @@ export class Preferences {
   // Every game shown is remembered: its id is reopened (a daily's too, while it is today's);
   // a regular game's difficulty is the next new game's.
   rememberGame(game) {
-    if (!game.daily) this.storage.setItem(DIFFICULTY_KEY, game.difficulty);
+    if (!game.daily && !game.past_daily) this.storage.setItem(DIFFICULTY_KEY, game.difficulty);
     this.storage.setItem(LAST_GAME_KEY, game.id);
   }
 

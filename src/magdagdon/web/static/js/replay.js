@@ -118,6 +118,7 @@ class ReplayViewer {
     this.placed = placedSoFar(data.frames);
     const who = [data.name || t("anonymous"), DIFFICULTY_NAMES[data.difficulty] || data.difficulty];
     if (data.daily) who.push(t("replay_daily", { number: data.daily.number }));
+    if (data.past_daily) who.push(t("replay_past_daily", { number: data.past_daily.number }));
     const stat = (key, id) => el("span", {}, el("span", { text: `${t(key)} ` }), el("strong", { id, class: "num" }));
     // the board as the game lays it out: each row's squares and its sum, then the columns' sums
     this.squares = Array.from({ length: 16 }, () => el("div", { class: "square", role: "img" }));

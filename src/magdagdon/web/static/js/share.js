@@ -32,11 +32,11 @@ export function shareGrid(game) {
 export function shareText(t, game, { origin }) {
   const name = DIFFICULTY_NAMES[game.difficulty] || String(game.difficulty).toUpperCase();
   const total = (game.final_score || game.score).total;
-  const title = game.daily
-    ? `MAGDAGDON ${t("daily_number", { number: game.daily.number })} · ${name}`
-    : `MAGDAGDON · ${name}`;
+  let title = `MAGDAGDON · ${name}`;
+  if (game.daily) title = `MAGDAGDON ${t("daily_number", { number: game.daily.number })} · ${name}`;
+  else if (game.past_daily) title = `MAGDAGDON ${t("past_daily_number", { number: game.past_daily.number })} · ${name}`;
   let result = t("share_score", { score: t.number(total) });
-  if (game.daily && game.par !== null && game.par !== undefined) result += ` · ${t("share_coach", { par: t.number(game.par) })}`;
+  if ((game.daily || game.past_daily) && game.par !== null && game.par !== undefined) result += ` · ${t("share_coach", { par: t.number(game.par) })}`;
   return [title, result, ...shareGrid(game), `${origin}/replay/${encodeURIComponent(game.id)}`].join("\n");
 }
 

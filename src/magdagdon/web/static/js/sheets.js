@@ -1,7 +1,7 @@
 // The screens shown in the sheet: menu, high scores, settings, rules, about, game over.
 // Each builds its content from data it is given; text from people is set as text, never HTML.
 
-import { dailyOver, shareNote } from "./daily.js";
+import { dailyOver, pastDailyOver, shareNote } from "./daily.js";
 import { button, el, playIcon, replayLink, reviewIcon, withIcon } from "./dom.js";
 import { nameForm } from "./name.js";
 import { DIFFICULTY_NAMES, describePlan, squareAt } from "./view.js";
@@ -144,6 +144,7 @@ export function gameOver(t, game, { result = null, shared = null } = {}) {
   const head = [t("title_game_over"), el("p", { class: "final-score", text: t.number(s.total) })];
   const hints = game.hints_used ? el("p", { text: t("hints_used_n", { n: game.hints_used }) }) : null;
   if (game.daily) return [...head, ...dailyOver(t, game, result, shared), table, places, hints];
+  if (game.past_daily) return [...head, ...pastDailyOver(t, game, result, shared), table, hints];
   if (game.challenge) {
     // a challenge's game: its table (both boards, the coach's score) is the way on
     return [...head,

@@ -147,9 +147,16 @@ export class View {
     const key = `${game.id}|${t.language}`;
     if (chip.dataset.key === key) return;
     chip.dataset.key = key;
-    chip.classList.toggle("daily-chip", Boolean(game.daily));
-    if (game.daily) {
-      chip.replaceChildren(el("span", { class: "chip-daily", text: t("daily_chip", { number: game.daily.number }) }), el("span", { text: name }));
+    chip.classList.toggle("daily-chip", Boolean(game.daily || game.past_daily));
+    chip.classList.toggle("past-chip", Boolean(game.past_daily));
+    if (game.past_daily) { // a past day's dice: the chip opens the past dailies
+      // (the space between the two lines is not drawn in the flex column: it keeps the chip's
+      // text "Past #2 PEACEFUL", as its accessible name begins, not "Past #2PEACEFUL")
+      chip.replaceChildren(el("span", { class: "chip-daily", text: t("past_daily_chip", { number: game.past_daily.number }) }), " ", el("span", { text: name }));
+      chip.dataset.screen = "pastdaily";
+      chip.setAttribute("aria-label", t("past_daily_is", { number: game.past_daily.number, name }));
+    } else if (game.daily) {
+      chip.replaceChildren(el("span", { class: "chip-daily", text: t("daily_chip", { number: game.daily.number }) }), " ", el("span", { text: name }));
       chip.dataset.screen = "daily";
       chip.setAttribute("aria-label", t("daily_is", { number: game.daily.number, name }));
     } else {
@@ -395,7 +402,7 @@ export class View {
       // a finished daily: the way back to the player's own game comes first
       row.replaceChildren(
         button("open", t("result"), { "data-screen": "over" }),
-        game.daily
+        game.daily || game.past_daily
           ? button("back-to-game", t("back_to_game"), { className: "button primary wide", disabled: busy })
           : button("new-game", t("new_game"), { className: "button primary", disabled: busy }),
       );
