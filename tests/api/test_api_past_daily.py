@@ -8,45 +8,17 @@ The clock moves by the test server's headers (``X-Magdagdon-Test-Now``), never b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from magdagdon.settings import Settings
-from magdagdon.web.app import create_app
-from magdagdon.web.deps import TEST_DATE_HEADER, TEST_NOW_HEADER
-
 from ..utils.api import new_game, play_to_end, play_turn
+from .test_api_daily_midnight import app, at, code, players
+
+__all__ = ["app", "players"]  # (the fixtures, shared with the midnight rule's tests)
 
 DAY = "2026-12-02"  # daily #2
 LATER = "2026-12-05T12:00:00"  # DAY is long over; 12-04 is over; 12-05 is today
-
-
-def at(client: TestClient, moment: str) -> TestClient:
-    """Move ``client``'s clock to ``moment`` (UTC, ``YYYY-MM-DDTHH:MM:SS``); the client."""
-    client.headers[TEST_NOW_HEADER] = f"{moment}Z"
-    client.headers[TEST_DATE_HEADER] = moment[:10]
-    return client
-
-
-@pytest.fixture
-def app(settings: Settings) -> Any:
-    """One app (one server process) on the test's database."""
-    return create_app(settings)
-
-
-@pytest.fixture
-def players(app: Any) -> Iterator[list[TestClient]]:
-    """Three players with their own cookies and clocks."""
-    with TestClient(app) as a, TestClient(app) as b, TestClient(app) as c:
-        yield [a, b, c]
-
-
-def code(r: Any) -> str:
-    """An error answer's code."""
-    return str(r.json()["error"]["code"])
 
 
 def days(client: TestClient, difficulty: str = "peaceful", **query: str) -> dict[str, Any]:

@@ -44,19 +44,23 @@ def close_sheet(page: Any) -> None:
     expect(page.locator("#sheet")).to_be_hidden()
 
 
-def measured(page: Any, name: str) -> None:
-    """At each phone size, light and dark: nothing wider than the screen, no text cut, axe
-    clean; a screenshot of each."""
+CUT = "#sheet .daily-time, #sheet .daily-last, #sheet .daily-status, #sheet .button"
+"""The texts measured for a cut (``measured``)."""
+
+
+def measured(page: Any, name: str, texts: str = CUT) -> None:
+    """At each phone size, light and dark: nothing wider than the screen, no text of ``texts``
+    (a selector) cut, axe clean; a screenshot of each."""
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             assert page.evaluate("document.documentElement.scrollWidth") <= width, (name, width)
             cut = page.evaluate(
-                """() => [...document.querySelectorAll(
-                    '#sheet .daily-time, #sheet .daily-last, #sheet .daily-status, #sheet .button')]
+                """(texts) => [...document.querySelectorAll(texts)]
                   .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
-                  .map((e) => e.textContent)"""
+                  .map((e) => e.textContent)""",
+                texts,
             )
             assert cut == [], (name, width, cut)
             screenshot(page, f"{name}-{width}x{height}-{scheme}")

@@ -19,41 +19,23 @@ import pytest
 from playwright.sync_api import expect
 
 from ..utils.api import play_through
-from ..utils.ui import screenshot
-from .test_browser_a11y import serious_violations
 from .test_browser_challenges import post_as
 from .test_browser_daily import finish_in_page
+from .test_browser_daily_clock import at
+from .test_browser_daily_clock import measured as measure
 from .test_browser_replay import LOCALES, number, words
 
 DAYS = {"en": "2027-05-03", "et": "2027-05-13", "sv": "2027-05-23"}  # no other test's days
-SIZES = [(360, 640), (375, 667)]
-
-
-def at(context: Any, moment: str) -> None:
-    """Move the server's clock for this context's requests (UTC)."""
-    context.set_extra_http_headers({"X-Magdagdon-Test-Now": f"{moment}Z"})
+TEXTS = (
+    "#sheet .daily-status, #sheet .button, #sheet .friend-scores li, #sheet p, "
+    "#difficulty-chip, .chip-daily"
+)
+"""The texts measured for a cut: the calendar's, the result's, the leaderboard's, the chip's."""
 
 
 def measured(page: Any, name: str) -> None:
-    """At each phone size, light and dark: nothing wider than the screen, no text cut, axe
-    clean; a screenshot of each."""
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        for scheme in ("light", "dark"):
-            page.emulate_media(color_scheme=scheme)
-            assert page.evaluate("document.documentElement.scrollWidth") <= width, (name, width)
-            cut = page.evaluate(
-                """() => [...document.querySelectorAll(
-                    '#sheet .daily-status, #sheet .button, #sheet .friend-scores li, #sheet p, ' +
-                    '#difficulty-chip, .chip-daily')]
-                  .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
-                  .map((e) => e.textContent)"""
-            )
-            assert cut == [], (name, width, cut)
-            screenshot(page, f"{name}-{width}x{height}-{scheme}")
-            if width == 360:
-                assert serious_violations(page) == [], (name, scheme)
-    page.emulate_media(color_scheme="light")
+    """The daily clock's measure (test_browser_daily_clock.measured) of these texts."""
+    measure(page, name, TEXTS)
 
 
 def friend_played(browser: Any, live_server: str, day: str, name: str) -> tuple[int, str]:

@@ -193,15 +193,21 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
   ];
 }
 
+// The coach's score on a finished daily's (or past daily's) dice, or that it is still playing.
+function coachLine(t, game, result) {
+  const board = result && result.board;
+  const par = game.par ?? (board ? board.par : null);
+  if (par !== null && par !== undefined) return el("p", { class: "daily-coach", text: t("daily_coach_scored", { par: t.number(par) }) });
+  if (result && result.waiting) return el("p", { class: "daily-coach", text: t("daily_coach_playing") });
+  return null;
+}
+
 // The game-over sheet of a daily: the coach's score on the same dice, rank and percentile, and
 // LEADERBOARD, SHARE and WATCH REPLAY. result: {board (the day's leaderboard, null until it
 // arrives), waiting (the coach's score is still being asked for)}.
 export function dailyOver(t, game, result, shared) {
   const board = result && result.board;
-  const par = game.par ?? (board ? board.par : null);
-  let coach = null;
-  if (par !== null && par !== undefined) coach = el("p", { class: "daily-coach", text: t("daily_coach_scored", { par: t.number(par) }) });
-  else if (result && result.waiting) coach = el("p", { class: "daily-coach", text: t("daily_coach_playing") });
+  const coach = coachLine(t, game, result);
   const me = board && board.me ? el("p", { class: "daily-me", text: standing(t, board.me, board.players) }) : null;
   return [
     dayLine(t, game.daily.number, game.daily.date),
@@ -243,10 +249,7 @@ function friendsList(t, friends) {
 // (the day's), SHARE, REVIEW and WATCH REPLAY. result: as for a daily (dailyOver).
 export function pastDailyOver(t, game, result, shared) {
   const board = result && result.board;
-  const par = game.par ?? (board ? board.par : null);
-  let coach = null;
-  if (par !== null && par !== undefined) coach = el("p", { class: "daily-coach", text: t("daily_coach_scored", { par: t.number(par) }) });
-  else if (result && result.waiting) coach = el("p", { class: "daily-coach", text: t("daily_coach_playing") });
+  const coach = coachLine(t, game, result);
   const where = board && board.past ? el("p", { class: "daily-me", text: pastStanding(t, board.past, board.players) }) : null;
   return [
     el("p", { class: "daily-day" },
