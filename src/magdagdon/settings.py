@@ -170,6 +170,12 @@ class Settings(BaseSettings):
     address_challenges_per_hour: float = Field(
         default=60, gt=0, description="Challenges made from one address."
     )
+    player_rooms_per_hour: float = Field(
+        default=20, gt=0, description="Live rooms one player makes."
+    )
+    address_rooms_per_hour: float = Field(
+        default=40, gt=0, description="Live rooms made from one address."
+    )
     player_searches_per_hour: float = Field(
         default=30,
         gt=0,

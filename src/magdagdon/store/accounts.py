@@ -84,6 +84,7 @@ from .players import (
     new_token,
 )
 from .puzzles import delete_puzzles, export_puzzles, merge_puzzles
+from .rooms import forget_player_in_rooms, merge_rooms, rooms_of
 from .rows import GameRow
 
 TRANSFER_CODE_LIFETIME: Final = timedelta(minutes=10)
@@ -609,6 +610,7 @@ class Accounts(Players):
         )
         # (leagues are accounts' only, and only an anonymous player is merged: none to move)
         merge_puzzles(c, source, target)
+        merge_rooms(c, source, target)
         c.execute(update(players).where(players.c.merged_into == source).values(merged_into=target))
         c.execute(delete(sessions).where(sessions.c.player_id == source))
         c.execute(delete(transfer_codes).where(transfer_codes.c.player_id == source))
@@ -757,6 +759,7 @@ class Accounts(Players):
                 .order_by(game_challenges.c.created_at)
             ).all()
             puzzle_data = export_puzzles(c, ids)
+            room_data = rooms_of(c, player_id)
             league_rows = c.execute(
                 select(leagues, league_members.c.joined_at)
                 .join(league_members, league_members.c.league_id == leagues.c.id)
@@ -812,6 +815,7 @@ class Accounts(Players):
                     "difficulty": r.difficulty,
                     "daily": r.daily,
                     "past_daily": r.past_daily,
+                    "room": r.room,
                     "challenge": r.challenge,
                     "status": r.status,
                     "score": r.score,
@@ -857,6 +861,7 @@ class Accounts(Players):
                 for lg in league_rows
             ],
             "puzzles": puzzle_data,
+            "rooms": room_data,
             "daily_results": [
                 {
                     "game_id": d.game_id,
@@ -916,6 +921,7 @@ class Accounts(Players):
             for one in ids:
                 leave_every_league(c, one)
             delete_puzzles(c, ids)
+            forget_player_in_rooms(c, ids)
             c.execute(delete(game_actions).where(game_actions.c.game_id.in_(own_games)))
             c.execute(delete(games).where(games.c.player_id.in_(ids)))
             for table in (sessions, passkeys, transfer_codes, challenges):

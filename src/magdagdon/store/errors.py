@@ -72,3 +72,12 @@ class SessionEnded(Exception):
 class ClonedPasskey(Exception):
     """A passkey's signature counter did not advance: another assertion with the same count
     was accepted first (a cloned authenticator, or the same answer sent twice)."""
+
+
+class TurnNotOpen(Exception):
+    """An action on a live room's game whose turn is not open: the room rolls every member's
+    dice at once when it opens the next turn (store.rooms)."""
+
+    def __init__(self, current: GameRow) -> None:
+        super().__init__(f"game {current.id}: the room's turn is not open")
+        self.current = current

@@ -19,7 +19,14 @@ from .challenges import answer_challenge
 from .daily import count_daily_score
 from .dailyday import daily_over
 from .db import Database
-from .errors import DailyEnded, GameInProgress, GameNotFound, GameUnreadable, StaleVersion
+from .errors import (
+    DailyEnded,
+    GameInProgress,
+    GameNotFound,
+    GameUnreadable,
+    StaleVersion,
+    TurnNotOpen,
+)
 from .highscores import aware
 from .models import GameStatus, daily_results, game_actions, games, highscores, players, utcnow
 from .rows import GameRow
@@ -92,6 +99,7 @@ class Games:
                     games.c.daily.is_(None),
                     games.c.challenge.is_(None),
                     games.c.past_daily.is_(None),
+                    games.c.room.is_(None),
                 )
                 .order_by(games.c.updated_at.desc())
             ).all()
@@ -127,6 +135,7 @@ class Games:
         challenge: str | None = None,
         rematch_of: str | None = None,
         past_daily: date | None = None,
+        room: str | None = None,
     ) -> GameRow:
         """Store a new game (the caller's transaction); the row as stored."""
         c.execute(
@@ -150,6 +159,7 @@ class Games:
                 challenge=challenge,
                 rematch_of=rematch_of,
                 past_daily=past_daily.isoformat() if past_daily else None,
+                room=room,
                 by_account=select(players.c.account_since.is_not(None))
                 .where(players.c.id == player_id)
                 .scalar_subquery(),
@@ -170,6 +180,7 @@ class Games:
             challenge,
             rematch_of,
             past_daily,
+            room,
         )
 
     def get_game(self, game_id: str, player_id: int) -> GameRow:
@@ -206,6 +217,7 @@ class Games:
             games.c.daily.is_(None),
             games.c.challenge.is_(None),
             games.c.past_daily.is_(None),
+            games.c.room.is_(None),
         )
         if difficulty is not None:
             query = query.where(games.c.difficulty == difficulty.value)
@@ -221,6 +233,7 @@ class Games:
         change: Callable[[Game], None],
         *,
         now: datetime | None = None,
+        by_room: bool = False,
     ) -> GameRow:
         """Apply ``change`` (which may raise RuleViolation) to the game at ``version``.
 
@@ -233,7 +246,8 @@ class Games:
         seed was chosen, see ``Settings.test_seeds_scored``); a daily game in its day's
         leaderboard instead, and a daily cannot be played once its day is over at ``now``
         (:class:`DailyEnded`: its seed is public then; :mod:`.dailyday`: two hours after its
-        day's midnight UTC).
+        day's midnight UTC). A live room's game is rolled by its room alone (``by_room``):
+        the player's own roll is :class:`TurnNotOpen`.
 
         The cost does not grow with the game's history: the load restores the game's
         snapshot (no replay), and the write appends the new actions as rows and replaces
@@ -251,6 +265,9 @@ class Games:
         if day is not None and now is not None and daily_over(day, now):
             raise DailyEnded(self._row(record))
         game = self._game(record)
+        if record.room is not None and not by_room and game.phase is Phase.ROLL:
+            # a room's dice are rolled by the room, for everyone at once (store.rooms)
+            raise TurnNotOpen(self._row(record, game))
         logged = len(game.actions)
         change(game)
         added = game.actions[logged:]
@@ -320,8 +337,13 @@ class Games:
                         insert(daily_results).values(day=record.daily, ranked=ranked, **entry)
                     )
                     count_daily_score(c, record.daily, record.difficulty, values["score"], ranked)
-                elif record.challenge is not None or record.past_daily is not None:
-                    pass  # its dice were known (a challenger's, a past day's): no high score
+                elif (
+                    record.challenge is not None
+                    or record.past_daily is not None
+                    or record.room is not None
+                ):
+                    pass  # its dice were known or shared (a challenge's, a past day's, a
+                    # room's): no high score
                 elif self.score_chosen_seeds or not record.chosen_seed:
                     c.execute(insert(highscores).values(**entry))
                 if record.rematch_of is not None:  # a REMATCH ends: a challenge back
@@ -343,6 +365,7 @@ class Games:
             challenge=record.challenge,
             rematch_of=record.rematch_of,
             past_daily=_day(record.past_daily),
+            room=record.room,
         )
 
     def count_hint(self, game_id: str, player_id: int, version: int) -> int:
@@ -427,6 +450,7 @@ class Games:
             challenge=record.challenge,
             rematch_of=record.rematch_of,
             past_daily=_day(record.past_daily),
+            room=record.room,
         )
 
 

@@ -162,7 +162,8 @@ transfer_codes = Table(
 """Transfer codes: one-time, short-lived sign-ins to an account (only their hash is kept)."""
 
 _ACTIVE_REGULAR = text(
-    "status = 'active' AND daily IS NULL AND challenge IS NULL AND past_daily IS NULL"
+    "status = 'active' AND daily IS NULL AND challenge IS NULL AND past_daily IS NULL "
+    "AND room IS NULL"
 )
 _DAILY = text("daily IS NOT NULL")
 _CHALLENGE = text("challenge IS NOT NULL")
@@ -203,6 +204,9 @@ games = Table(
     # (its dice are public then): out of that day's leaderboard, the streak, the leagues and
     # the high scores (store.daily, migration 0013)
     Column("past_daily", String(10), nullable=True),
+    # a live room's game: the room's code (its seed is the room's; the room rolls its dice;
+    # it stays out of the high scores: store.rooms, migration 0014)
+    Column("room", String(16), nullable=True),
     # a finished game whose turns were searched for puzzles (store.puzzles)
     Column("puzzles_mined", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_games_player_status", "player_id", "status"),
@@ -502,3 +506,57 @@ puzzle_attempts = Table(
     sqlite_autoincrement=True,
 )
 """Every attempt at a puzzle, with what it did to the player's rating."""
+
+rooms = Table(
+    "rooms",
+    metadata,
+    # the link's code: as hard to guess as a challenge's (store.challenges.CODE_LETTERS)
+    Column("code", String(16), primary_key=True),
+    # the maker: starts the room
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("difficulty", String(16), nullable=False),
+    # the turn clock in seconds (None: wait for everyone)
+    Column("clock", Integer, nullable=True),
+    # the members' games' seed (hex)
+    Column("seed", String(128), nullable=False),
+    # "waiting" (for the start), "playing", "over"
+    Column("phase", String(16), nullable=False),
+    # the open (or last) turn, 1-based; 0 before the start
+    Column("turn", Integer, nullable=False, default=0),
+    Column("turn_open", Boolean, nullable=False, default=False),
+    # when the open turn closes whoever has not ended it (None: no clock)
+    Column("deadline", UTCDateTime(), nullable=True),
+    # the number of the room's last event (room_events.seq)
+    Column("seq", Integer, nullable=False, default=0),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    Column("started_at", UTCDateTime(), nullable=True),
+    Column("finished_at", UTCDateTime(), nullable=True),
+    Index("ix_rooms_due", "phase", "deadline"),
+)
+"""Live rooms: friends playing the same dice turn by turn (store.rooms)."""
+
+room_members = Table(
+    "room_members",
+    metadata,
+    Column("code", ForeignKey("rooms.code", ondelete="CASCADE"), nullable=False),
+    Column("player_id", ForeignKey("players.id"), nullable=False, index=True),
+    Column("joined_at", UTCDateTime(), nullable=False, default=utcnow),
+    # the member's game, once the room started
+    Column("game_id", String(32), nullable=True),
+    # the turns the coach ended for them (their clock ran out)
+    Column("coached", JSON, nullable=True),
+    PrimaryKeyConstraint("code", "player_id", name="pk_room_members"),
+)
+"""Who plays in which room, with their game."""
+
+room_events = Table(
+    "room_events",
+    metadata,
+    Column("code", ForeignKey("rooms.code", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("type", String(32), nullable=False),
+    Column("body", JSON, nullable=False),
+    Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
+    PrimaryKeyConstraint("code", "seq", name="pk_room_events"),
+)
+"""What happened in each room, numbered in order: a client resumes after the last it saw."""

@@ -66,6 +66,7 @@ from .models import (
     puzzle_ratings,
     puzzle_served,
     puzzles,
+    rooms,
     utcnow,
 )
 
@@ -941,12 +942,18 @@ class Puzzles:
     ) -> list[tuple[str, int]]:
         """Finished games not yet searched for puzzles (a player's, or anybody's), newest
         first: (game id, player id). A daily waits until its day is over (its dice are
-        everybody's until then): a day before ``open_day`` (:func:`.dailyday.first_open_day`)."""
+        everybody's until then): a day before ``open_day`` (:func:`.dailyday.first_open_day`);
+        a live room's game until the room is over."""
         with self.db.transaction() as c:
             query = select(games.c.id, games.c.player_id).where(
                 games.c.status == GameStatus.OVER,
                 games.c.puzzles_mined.is_(False),
                 or_(games.c.daily.is_(None), games.c.daily < open_day.isoformat()),
+                # a live room's game waits for the room's end (its dice are the others' too)
+                or_(
+                    games.c.room.is_(None),
+                    games.c.room.in_(select(rooms.c.code).where(rooms.c.phase == "over")),
+                ),
             )
             if player_id is not None:
                 query = query.where(games.c.player_id == player_id)

@@ -2,7 +2,7 @@
 
 It is made of one part per resource (:mod:`.players`, :mod:`.games`, :mod:`.highscores`,
 :mod:`.daily`, :mod:`.pastdaily`, :mod:`.stats`, :mod:`.challenges`, :mod:`.leagues`,
-:mod:`.puzzles`); an action is load → engine → conditional update (see
+:mod:`.puzzles`, :mod:`.rooms`); an action is load → engine → conditional update (see
 :meth:`~magdagdon.store.games.Games.act`), so of two requests on the same version exactly one
 applies, on SQLite and PostgreSQL alike, and a rejected action rolls back with nothing written.
 """
@@ -23,6 +23,7 @@ from .leagues import Leagues
 from .pastdaily import PastDailies
 from .puzzles import Puzzles
 from .releases import Releases
+from .rooms import Rooms
 from .rows import GameRow
 from .stats import Stats
 
@@ -38,6 +39,7 @@ class Store(
     Leagues,
     Releases,
     Puzzles,
+    Rooms,
 ):
     """The database operations of the game server."""
 

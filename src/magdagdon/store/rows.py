@@ -31,6 +31,8 @@ class GameRow:
     """A REMATCH: the code of the challenge it answers (None: not a REMATCH)."""
     past_daily: date | None = None
     """A past daily: the UTC day whose daily's dice it plays again (None: not one)."""
+    room: str | None = None
+    """A live room's game: the room's code (None: not one)."""
 
     def daily_over(self, now: datetime) -> bool:
         """Whether this is a daily whose day is over at ``now`` (:mod:`.dailyday`: it can no

@@ -43,6 +43,7 @@ from .routes import (
     pastdaily,
     players,
     puzzles,
+    rooms,
 )
 from .schemas import ErrorResponse
 from .security import (
@@ -257,7 +258,7 @@ def create_app(
 
     for router in (
         *(m.router for m in (health, games, coach, highscores, players, daily, account)),
-        *(m.router for m in (challenges, leagues, puzzles, pastdaily)),
+        *(m.router for m in (challenges, leagues, puzzles, pastdaily, rooms)),
         puzzles.me_router,
     ):
         _document_player_errors(router)

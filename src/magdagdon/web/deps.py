@@ -30,6 +30,7 @@ import anyio
 import segno
 from anyio import to_thread
 from fastapi import Depends, Request, Response
+from starlette.requests import HTTPConnection
 
 from ..settings import Settings
 from ..store import DailyEnded, DatabaseTimeout, GameRow, GameStatus, Store, first_open_day
@@ -175,9 +176,9 @@ def _secure(request: Request, settings: Settings) -> bool:
     return request.url.scheme == "https"
 
 
-def cookie_token(request: Request) -> tuple[str, bool] | None:
+def cookie_token(request: HTTPConnection) -> tuple[str, bool] | None:
     """The session token the request's cookie carries, if any, and whether it came under the
-    ``__Host-`` name (looked at first)."""
+    ``__Host-`` name (looked at first); a WebSocket's too."""
     prefixed = request.cookies.get(HOST_COOKIE)
     token = prefixed or request.cookies.get(COOKIE)
     if not token or len(token) > _TOKEN_MAX:
@@ -495,12 +496,19 @@ DAILY_NOT_OVER = (
 )
 
 
+ROOM_NOT_OVER = (
+    "This game of a live room can be watched once the room is over: its dice are the other "
+    "players' too."
+)
+
+
 def finished_game(not_over: str, *, daily_owner: bool) -> Any:
     """A dependency: the finished game named by the path's ``game_id``, with its whole log
     (replays and reviews are public). The player's own unfinished game is 409
     ``game_not_over`` with ``not_over`` as the message; anyone else's, or none, 404. A daily
     game is 409 ``daily_not_over`` until its day is over, except to its own player when
-    ``daily_owner`` (they have seen its dice)."""
+    ``daily_owner`` (they have seen its dice); a live room's game 409 ``room_not_over`` until
+    the room is over."""
 
     async def dependency(
         game_id: str, player: KnownPlayer, store: StoreDep, moment: Now
@@ -519,6 +527,9 @@ def finished_game(not_over: str, *, daily_owner: bool) -> Any:
             hidden = row.daily is not None and not row.daily_over(moment)  # its day still on
             if hidden and not (daily_owner and row.player_id == player):
                 raise ApiError(409, "daily_not_over", DAILY_NOT_OVER)
+            if row.room is not None and store.room(row.room).phase != "over":
+                # its seed would tell the others' rolls to come: the room's end first
+                raise ApiError(409, "room_not_over", ROOM_NOT_OVER)
             return row
 
         return await run_store(store, work)

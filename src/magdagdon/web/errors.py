@@ -23,6 +23,7 @@ from ..store import (
     NameTaken,
     StaleVersion,
 )
+from ..store.errors import TurnNotOpen
 from .view import game_view
 
 log = logging.getLogger("magdagdon.web")
@@ -107,6 +108,16 @@ def install_error_handlers(app: FastAPI) -> None:
             "daily_played",
             "You have played this daily already: one attempt each day. See its leaderboard.",
             game=game_view(exc.finished).model_dump(mode="json"),
+        )
+
+    @app.exception_handler(TurnNotOpen)
+    async def _turn_not_open(request: Request, exc: TurnNotOpen) -> JSONResponse:
+        return error_response(
+            409,
+            "turn_not_open",
+            "The room's next turn is not open: it opens when every player has ended this one "
+            "(or the clock runs out), and the room rolls everyone's dice at once.",
+            game=game_view(exc.current).model_dump(mode="json"),
         )
 
     @app.exception_handler(DailyEnded)

@@ -118,6 +118,9 @@ LIMITS: Final = {
     # challenges made (each has the coach play its dice in the background)
     "challenges_per_player": Limit("player_challenges_per_hour", HOUR, 0.25),
     "challenges_per_address": Limit("address_challenges_per_hour", HOUR, 0.25),
+    # live rooms made (each holds its members' games turn by turn)
+    "rooms_per_player": Limit("player_rooms_per_hour", HOUR, 0.25),
+    "rooms_per_address": Limit("address_rooms_per_hour", HOUR, 0.25),
     # finished games searched for the player's own puzzles (background work too)
     "searches_per_player": Limit("player_searches_per_hour", HOUR, 0.25),
     "searches_per_address": Limit("address_searches_per_hour", HOUR, 0.25),

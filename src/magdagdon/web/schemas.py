@@ -346,6 +346,11 @@ class GameView(BaseModel):
         description="A past daily's day and number (GET /api/daily/{date}/{difficulty}/"
         "leaderboard sets it beside the day's games).",
     )
+    room: str | None = Field(
+        default=None,
+        description="A live room's game: the room's code (GET /api/rooms/{code}); the room "
+        "rolls its dice (can_roll stays false).",
+    )
     par: int | None = Field(
         default=None,
         description="A finished daily or past daily: the coach's score on the same dice (null "

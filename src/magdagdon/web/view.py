@@ -64,7 +64,7 @@ def game_view(
         dice=dice,
         staged=list(game.staged),
         required=game.required,
-        can_roll=acting and phase is Phase.ROLL,
+        can_roll=acting and phase is Phase.ROLL and row.room is None,  # (a room rolls its own)
         can_confirm=acting and game.can_confirm,
         can_unstage_all=acting and bool(game.staged),
         dead_end=acting and game.dead_end,
@@ -89,6 +89,7 @@ def game_view(
         finished_at=row.finished_at,
         daily=daily_ref(row),
         past_daily=past_daily_ref(row),
+        room=row.room,
         par=par if over else None,
         challenge=row.challenge,
         rematch_of=row.rematch_of,

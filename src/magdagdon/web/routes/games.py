@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, cast
 
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import APIRouter, Depends, Request, Response, status
 
 from ...engine import Action, Difficulty, Game
 from ...store import GameInProgress, GameRow, GameStatus, Store
@@ -22,6 +22,7 @@ from ..deps import (
 from ..errors import ApiError
 from ..frames import replay_frames
 from ..limits import check_turn_bound
+from ..live import room_news
 from ..schemas import (
     ActionRequest,
     ErrorResponse,
@@ -138,14 +139,20 @@ async def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Res
         429: {"model": ErrorResponse, "description": "Too many actions: see Retry-After."},
         409: {
             "model": GameConflict,
-            "description": "Stale version (the current view is included), or a daily game whose "
-            "day is over (daily_ended).",
+            "description": "Stale version (the current view is included), a daily game whose "
+            "day is over (daily_ended), or a live room's game whose turn is not open "
+            "(turn_not_open: the room rolls the dice).",
         },
         422: {"model": ErrorResponse, "description": "Illegal or malformed action."},
     },
 )
 async def act(
-    game_id: str, body: ActionRequest, player: CurrentPlayer, store: StoreDep, moment: Now
+    game_id: str,
+    body: ActionRequest,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    moment: Now,
 ) -> Response:
     """Apply one action to the game at `version`; the engine checks it, all or nothing."""
     action = cast(Action, body.action.model_dump())  # checked by the schema and the engine
@@ -154,10 +161,18 @@ async def act(
         check_turn_bound(game, action)
         game.apply(action)
 
-    def work() -> Response:
-        return view_response(store.act(game_id, player, body.version, change, now=moment), store)
+    def work() -> tuple[Response, str | None]:
+        row = store.act(game_id, player, body.version, change, now=moment)
+        if row.room is None:
+            return view_response(row, store), None
+        # a live room's game: the turn may close now (and the next open: the room rolls)
+        store.after_room_action(row.room, now=moment)
+        return view_response(store.get_game(row.id, player), store), row.room
 
-    return await run_store(store, work)
+    response, room = await run_store(store, work)
+    if room is not None:
+        room_news(request.app, room)
+    return response
 
 
 @router.get(

@@ -1,0 +1,571 @@
+"""Live rooms: friends play the same dice at the same moment, turn by turn.
+
+A room is made by its *maker* (a difficulty, and a turn clock of 30, 60 or 120 seconds, or none:
+wait for everyone); its code is a challenge's kind (ten letters of
+:data:`~.challenges.CODE_LETTERS`). Up to :data:`ROOM_SIZE` players join before the maker
+starts it; anyone else may watch. Starting gives every member an ordinary game
+(``games.room``) with the room's seed, so every member meets the same roll on every turn and
+the same outcome of the same REROLL (the dice stream is keyed by turn and slot), and *opens*
+turn 1: the room rolls every member's game. A member plays the open turn on their own board;
+the player never rolls a room's game (an action on a game whose turn is not open answers
+:class:`~.errors.TurnNotOpen`). When every member has ended the turn (CONFIRM, or ACCEPT
+MAGDAGDON), or its deadline passes (a member still playing has the rest of the turn played
+by the coach's fast player, :class:`~magdagdon.ai.heuristic.HeuristicPlayer`, and the turn is
+marked so),
+the turn *closes* exactly once (a conditional update on the room's row), its boards and scores
+become an event, and the next turn opens; when every game is over, the room is over.
+
+The room's state lives in the database: ``rooms`` (phase, the open turn, its deadline, the
+last event's number), ``room_members``, and ``room_events``, each numbered by the room's
+``seq`` in the transaction that changes the room, so a client that lost its connection asks
+for the events after the last one it saw. Nobody's staged dice, and no roll, are in any event
+before the turn closes: ``turn_opened`` says only the turn's number.
+
+A room's games count in the members' statistics and stay out of the high scores (the dice are
+shared: as for a challenge). What a player owns here (memberships, the games) joins the
+export, the deletion (their boards leave every room's events) and the merge on sign-in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+
+from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..engine import Difficulty, Game, Phase
+from .challenges import new_code
+from .db import Database
+from .errors import StaleVersion
+from .highscores import aware
+from .models import games, players, room_events, room_members, rooms
+from .rows import GameRow
+
+ROOM_SIZE = 8
+"""The most players a room has (anyone else watches)."""
+CLOCKS = (30, 60, 120)
+"""The turn clocks a room may have, in seconds (or none: wait for everyone)."""
+EVENTS_PAGE = 200
+"""The most events one read answers (a client asks again from the last)."""
+
+RoomPhase = Literal["waiting", "playing", "over"]
+
+
+class RoomNotFound(LookupError):
+    """No room with that code."""
+
+
+class RoomFull(Exception):
+    """The room has :data:`ROOM_SIZE` players already."""
+
+
+class RoomStarted(Exception):
+    """The room has started (or is over): a latecomer may watch it."""
+
+
+class NotRoomMaker(Exception):
+    """Only the room's maker may do this."""
+
+
+@dataclass(frozen=True)
+class RoomMember:
+    """A member of a room as everyone sees them."""
+
+    player_id: int
+    name: str | None
+    joined_at: datetime
+    game_id: str | None
+    score: int | None
+    """The total after the last closed turn (None before the first closes)."""
+    done: bool
+    """Has ended the open turn (or the game)."""
+    coached: list[int] = field(default_factory=list)
+    """The turns the coach's fast player ended for them (their clock ran out)."""
+
+
+@dataclass(frozen=True)
+class RoomState:
+    """A room's public state."""
+
+    code: str
+    maker_id: int
+    difficulty: Difficulty
+    clock: int | None
+    phase: RoomPhase
+    turn: int
+    """The open (or last) turn, 1-based; 0 before the start."""
+    turn_open: bool
+    deadline: datetime | None
+    seq: int
+    """The number of the room's last event."""
+    members: list[RoomMember]
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class RoomEvent:
+    """One event of a room, in order."""
+
+    seq: int
+    type: str
+    body: dict[str, Any]
+    at: datetime
+
+
+def _event(c: Connection, code: str, kind: str, body: dict[str, Any], now: datetime) -> int:
+    """Append an event to the room (the caller's transaction); its number."""
+    seq: int = c.execute(
+        update(rooms).where(rooms.c.code == code).values(seq=rooms.c.seq + 1).returning(rooms.c.seq)
+    ).scalar_one()
+    c.execute(insert(room_events).values(code=code, seq=seq, type=kind, body=body, created_at=now))
+    return seq
+
+
+def _done(game: Game, turn: int) -> bool:
+    """Whether a member's game has ended turn ``turn`` (or is over)."""
+    return _stored_done(game.phase.value, game.turns, turn)
+
+
+def _stored_done(phase: str, turns: int, turn: int) -> bool:
+    """:func:`_done` from a game's stored ``phase`` and ``turns``."""
+    return phase == Phase.OVER.value or (phase == Phase.ROLL.value and turns >= turn)
+
+
+class Rooms:
+    """The store's operations on live rooms (part of :class:`~magdagdon.store.Store`)."""
+
+    db: Database
+    _row: Callable[..., GameRow]
+    _insert_game: Callable[..., GameRow]
+    get_game: Callable[[str, int], GameRow]
+    act: Callable[..., GameRow]
+
+    # --- making, joining, starting --------------------------------------------------------
+
+    def create_room(
+        self, player_id: int, difficulty: Difficulty, clock: int | None, *, now: datetime
+    ) -> str:
+        """A new room made by ``player_id``, who is its first member; its code."""
+        if clock is not None and clock not in CLOCKS:
+            raise ValueError(f"a room's clock is one of {CLOCKS} seconds, or none")
+        for _ in range(5):
+            code = new_code()
+            try:
+                with self.db.transaction(write=True) as c:
+                    c.execute(
+                        insert(rooms).values(
+                            code=code,
+                            player_id=player_id,
+                            difficulty=difficulty.value,
+                            clock=clock,
+                            seed=secrets.token_bytes(32).hex(),
+                            phase="waiting",
+                            turn=0,
+                            turn_open=False,
+                            seq=0,
+                            created_at=now,
+                        )
+                    )
+                    c.execute(
+                        insert(room_members).values(code=code, player_id=player_id, joined_at=now)
+                    )
+                    _event(c, code, "member_joined", {"player": player_id}, now)
+                return code
+            except IntegrityError:  # the code was taken (one in 8 * 10**14): another
+                continue
+        raise RuntimeError("no free room code")
+
+    def join_room(self, code: str, player_id: int, *, now: datetime) -> bool:
+        """``player_id`` joins the room: True, or False when already a member;
+        :class:`RoomStarted` once it has started, :class:`RoomFull` at :data:`ROOM_SIZE`."""
+        with self.db.transaction(write=True) as c:
+            room = c.execute(select(rooms).where(rooms.c.code == code)).first()
+            if room is None:
+                raise RoomNotFound(code)
+            member = c.scalar(
+                select(room_members.c.player_id).where(
+                    room_members.c.code == code, room_members.c.player_id == player_id
+                )
+            )
+            if member is not None:
+                return False
+            if room.phase != "waiting":
+                raise RoomStarted(code)
+            count = len(
+                c.execute(select(room_members.c.player_id).where(room_members.c.code == code)).all()
+            )
+            if count >= ROOM_SIZE:
+                raise RoomFull(code)
+            try:
+                c.execute(
+                    insert(room_members).values(code=code, player_id=player_id, joined_at=now)
+                )
+            except IntegrityError:  # the same player joining twice at once
+                return False
+            _event(c, code, "member_joined", {"player": player_id}, now)
+        return True
+
+    def start_room(self, code: str, player_id: int, *, now: datetime) -> None:
+        """The maker starts the room: every member gets a game on the room's seed and turn 1
+        opens. :class:`NotRoomMaker` for anyone else; :class:`RoomStarted` once started."""
+        with self.db.transaction(write=True) as c:
+            room = c.execute(select(rooms).where(rooms.c.code == code)).first()
+            if room is None:
+                raise RoomNotFound(code)
+            if room.player_id != player_id:
+                raise NotRoomMaker(code)
+            started = c.execute(
+                update(rooms)
+                .where(rooms.c.code == code, rooms.c.phase == "waiting")
+                .values(
+                    phase="playing",
+                    turn=1,
+                    turn_open=True,
+                    started_at=now,
+                    deadline=now + timedelta(seconds=room.clock) if room.clock else None,
+                )
+            )
+            if started.rowcount != 1:
+                raise RoomStarted(code)
+            members = c.execute(
+                select(room_members.c.player_id)
+                .where(room_members.c.code == code)
+                .order_by(room_members.c.joined_at, room_members.c.player_id)
+            ).all()
+            seed = bytes.fromhex(room.seed)
+            for m in members:
+                game_id = secrets.token_hex(12)
+                self._insert_game(
+                    c,
+                    game_id,
+                    m.player_id,
+                    Game.new(Difficulty(room.difficulty), seed=seed),
+                    now,
+                    chosen=True,
+                    room=code,
+                )
+                c.execute(
+                    update(room_members)
+                    .where(room_members.c.code == code, room_members.c.player_id == m.player_id)
+                    .values(game_id=game_id)
+                )
+            _event(c, code, "room_started", {"players": [m.player_id for m in members]}, now)
+            _event(c, code, "turn_opened", {"turn": 1}, now)
+        self._roll_open_turn(code)
+
+    # --- turns ------------------------------------------------------------------------------
+
+    def _member_games(self, code: str) -> tuple[Any, list[tuple[Any, GameRow]]]:
+        """The room's row, and each member's row with their game (members with none left
+        out), in the order they joined."""
+        with self.db.transaction() as c:
+            room = c.execute(select(rooms).where(rooms.c.code == code)).first()
+            if room is None:
+                raise RoomNotFound(code)
+            members = c.execute(
+                select(room_members)
+                .where(room_members.c.code == code, room_members.c.game_id.is_not(None))
+                .order_by(room_members.c.joined_at, room_members.c.player_id)
+            ).all()
+        return room, [(m, self.get_game(m.game_id, m.player_id)) for m in members]
+
+    def _roll_open_turn(self, code: str) -> None:
+        """Roll the open turn's dice in every member's game that has not rolled them yet (a
+        crash between opening a turn and its rolls is mended by whoever looks next)."""
+        room, members = self._member_games(code)
+        if room.phase != "playing" or not room.turn_open:
+            return
+        for m, row in members:
+            game = row.game
+            if game.phase is Phase.ROLL and game.turns == room.turn - 1:
+                with contextlib.suppress(StaleVersion):  # another request rolled it first
+                    self.act(row.id, m.player_id, row.version, lambda g: g.roll(), by_room=True)
+
+    def after_room_action(self, code: str, *, now: datetime) -> None:
+        """After a member's action (or when a room is looked at): close the open turn if every
+        member has ended it, or its deadline has passed (the coach ends it for whoever has
+        not); then open the next turn or end the room."""
+        # first what the rows say (two reads: this runs on every look at the room)
+        with self.db.transaction() as c:
+            room = c.execute(select(rooms).where(rooms.c.code == code)).first()
+            if room is None:
+                raise RoomNotFound(code)
+            if room.phase != "playing" or not room.turn_open:
+                return
+            states = c.execute(
+                select(games.c.phase, games.c.turns)
+                .join(room_members, room_members.c.game_id == games.c.id)
+                .where(room_members.c.code == code)
+            ).all()
+        overdue = room.deadline is not None and now >= aware(room.deadline)
+        if any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states):
+            self._roll_open_turn(code)  # an opening interrupted before its rolls: mended
+        elif not overdue and not all(_stored_done(s.phase, s.turns, room.turn) for s in states):
+            return
+        room, members = self._member_games(code)
+        if room.phase != "playing" or not room.turn_open:
+            return
+        overdue = room.deadline is not None and now >= aware(room.deadline)
+        waiting = [(m, row) for m, row in members if not _done(row.game, room.turn)]
+        if waiting and not overdue:
+            return
+        coached = []
+        for m, row in waiting:
+            if self._coach_ends_turn(m.player_id, row, room.turn):
+                coached.append(m.player_id)
+        self._close_turn(code, room.turn, coached, now)
+
+    def _coach_ends_turn(self, player_id: int, row: GameRow, turn: int) -> bool:
+        """The coach's fast player ends the member's turn from where it stands (what they
+        staged is taken back first); True once the turn is ended."""
+        from ..ai.heuristic import HeuristicPlayer
+
+        player = HeuristicPlayer()
+        for _ in range(40):  # a turn is a few actions; a bound all the same
+            game = row.game
+            if _done(game, turn):
+                return True
+            if game.phase is Phase.ROLL:  # (not rolled yet: the room's roll first)
+                plan: list[Any] = [{"type": "roll"}]
+            elif game.staged:
+                plan = [{"type": "unstage_all"}]
+            else:
+                plan = player.turn(game)
+
+            def change(g: Game, plan: list[Any] = plan) -> None:
+                for action in plan:
+                    g.apply(action)
+                    if _done(g, turn):
+                        break
+
+            try:
+                row = self.act(row.id, player_id, row.version, change, by_room=True)
+            except StaleVersion as exc:  # the member (or another request) acted: look again
+                row = exc.current
+        return _done(row.game, turn)
+
+    def _close_turn(self, code: str, turn: int, coached: list[int], now: datetime) -> None:
+        """Close turn ``turn`` once (whichever request gets here first), with every board in
+        its event; then open the next turn, or end the room."""
+        room, members = self._member_games(code)
+        boards = [
+            {
+                "player": m.player_id,
+                "board": str(row.game.board),
+                "score": row.game.score().total,
+                "over": row.game.phase is Phase.OVER,
+                "coached": m.player_id in coached,
+            }
+            for m, row in members
+        ]
+        over = all(row.game.phase is Phase.OVER for _, row in members)
+        with self.db.transaction(write=True) as c:
+            closed = c.execute(
+                update(rooms)
+                .where(rooms.c.code == code, rooms.c.turn == turn, rooms.c.turn_open.is_(True))
+                .values(turn_open=False)
+            )
+            if closed.rowcount != 1:
+                return  # closed by another request
+            for player_id in coached:
+                member = c.execute(
+                    select(room_members.c.coached).where(
+                        room_members.c.code == code, room_members.c.player_id == player_id
+                    )
+                ).scalar_one_or_none()
+                c.execute(
+                    update(room_members)
+                    .where(room_members.c.code == code, room_members.c.player_id == player_id)
+                    .values(coached=[*(member or []), turn])
+                )
+            _event(c, code, "turn_closed", {"turn": turn, "boards": boards}, now)
+            if over:
+                c.execute(
+                    update(rooms).where(rooms.c.code == code).values(phase="over", finished_at=now)
+                )
+                standings = sorted(boards, key=lambda b: -int(b["score"]))
+                _event(c, code, "room_over", {"standings": standings}, now)
+                return
+            c.execute(
+                update(rooms)
+                .where(rooms.c.code == code)
+                .values(
+                    turn=turn + 1,
+                    turn_open=True,
+                    deadline=now + timedelta(seconds=room.clock) if room.clock else None,
+                )
+            )
+            _event(c, code, "turn_opened", {"turn": turn + 1}, now)
+        self._roll_open_turn(code)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def room(self, code: str) -> RoomState:
+        """A room's public state (:class:`RoomNotFound` if there is none)."""
+        with self.db.transaction() as c:
+            room = c.execute(select(rooms).where(rooms.c.code == code)).first()
+            if room is None:
+                raise RoomNotFound(code)
+            records = c.execute(
+                select(room_members, players.c.name, games.c.phase, games.c.turns)
+                .join(players, players.c.id == room_members.c.player_id)
+                .outerjoin(games, games.c.id == room_members.c.game_id)
+                .where(room_members.c.code == code)
+                .order_by(room_members.c.joined_at, room_members.c.player_id)
+            ).all()
+            last = c.execute(
+                select(room_events.c.body)
+                .where(room_events.c.code == code, room_events.c.type == "turn_closed")
+                .order_by(room_events.c.seq.desc())
+                .limit(1)
+            ).scalar_one_or_none()
+        scores = {b["player"]: b["score"] for b in (last or {}).get("boards", [])}
+        members = [
+            RoomMember(
+                player_id=r.player_id,
+                name=r.name,
+                joined_at=aware(r.joined_at),
+                game_id=r.game_id,
+                score=scores.get(r.player_id),
+                done=r.phase is not None and _stored_done(r.phase, r.turns, room.turn),
+                coached=list(r.coached or []),
+            )
+            for r in records
+        ]
+        return RoomState(
+            code=room.code,
+            maker_id=room.player_id,
+            difficulty=Difficulty(room.difficulty),
+            clock=room.clock,
+            phase=room.phase,
+            turn=room.turn,
+            turn_open=bool(room.turn_open),
+            deadline=aware(room.deadline) if room.deadline else None,
+            seq=room.seq,
+            members=members,
+            created_at=aware(room.created_at),
+        )
+
+    def room_events(self, code: str, since: int = 0) -> list[RoomEvent]:
+        """The room's events after number ``since``, in order (at most :data:`EVENTS_PAGE`)."""
+        with self.db.transaction() as c:
+            records = c.execute(
+                select(room_events)
+                .where(room_events.c.code == code, room_events.c.seq > since)
+                .order_by(room_events.c.seq)
+                .limit(EVENTS_PAGE)
+            ).all()
+        return [RoomEvent(r.seq, r.type, dict(r.body), aware(r.created_at)) for r in records]
+
+    def open_rooms_due(self, now: datetime) -> list[str]:
+        """The rooms whose open turn's deadline has passed (for the clock's watcher)."""
+        with self.db.transaction() as c:
+            return list(
+                c.scalars(
+                    select(rooms.c.code).where(
+                        rooms.c.phase == "playing",
+                        rooms.c.turn_open.is_(True),
+                        rooms.c.deadline <= now,
+                    )
+                )
+            )
+
+
+def _rewrite_events(c: Connection, codes: list[str], swap: Callable[[Any], Any]) -> None:
+    """Rewrite the player ids in the rooms' events: ``swap(id)`` is the new id, or None to
+    leave the player's entries out."""
+    for r in c.execute(select(room_events).where(room_events.c.code.in_(codes))).all():
+        body = dict(r.body)
+        for key in ("boards", "standings"):
+            if key in body:
+                body[key] = [
+                    {**b, "player": swap(b["player"])}
+                    for b in body[key]
+                    if swap(b.get("player")) is not None
+                ]
+        if "player" in body:
+            body["player"] = swap(body["player"])
+        if "players" in body:
+            body["players"] = [swap(p) for p in body["players"] if swap(p) is not None]
+        if body != r.body:
+            c.execute(
+                update(room_events)
+                .where(room_events.c.code == r.code, room_events.c.seq == r.seq)
+                .values(body=body)
+            )
+
+
+def forget_player_in_rooms(c: Connection, ids: list[int]) -> None:
+    """A deleted player's boards leave every room they were in (the caller's transaction):
+    their memberships go, their entries leave the rooms' events, and a room they made passes
+    to its member who joined first (or goes, with nobody left)."""
+    codes = list(
+        c.scalars(select(room_members.c.code).where(room_members.c.player_id.in_(ids)).distinct())
+    )
+    c.execute(delete(room_members).where(room_members.c.player_id.in_(ids)))
+    gone = set(ids)
+    _rewrite_events(c, codes, lambda p: None if p in gone else p)
+    for code in c.scalars(select(rooms.c.code).where(rooms.c.player_id.in_(ids))).all():
+        heir = c.scalar(
+            select(room_members.c.player_id)
+            .where(room_members.c.code == code)
+            .order_by(room_members.c.joined_at, room_members.c.player_id)
+            .limit(1)
+        )
+        if heir is not None:
+            c.execute(update(rooms).where(rooms.c.code == code).values(player_id=heir))
+        else:
+            c.execute(delete(room_events).where(room_events.c.code == code))
+            c.execute(delete(rooms).where(rooms.c.code == code))
+
+
+def merge_rooms(c: Connection, source: int, target: int) -> None:
+    """A device's player signs in to an account (the caller's transaction): its rooms become
+    the account's; in a room where both are members, the account's membership stays and the
+    device's game stays a game of the account's."""
+    codes = list(c.scalars(select(room_members.c.code).where(room_members.c.player_id == source)))
+    both = set(
+        c.scalars(
+            select(room_members.c.code).where(
+                room_members.c.player_id == target, room_members.c.code.in_(codes)
+            )
+        )
+    )
+    if both:
+        c.execute(
+            delete(room_members).where(
+                room_members.c.player_id == source, room_members.c.code.in_(both)
+            )
+        )
+    c.execute(
+        update(room_members).where(room_members.c.player_id == source).values(player_id=target)
+    )
+    c.execute(update(rooms).where(rooms.c.player_id == source).values(player_id=target))
+    _rewrite_events(c, codes, lambda p: target if p == source else p)
+
+
+def rooms_of(c: Connection, player_id: int) -> list[dict[str, Any]]:
+    """The player's rooms for the export: each membership with its room."""
+    records = c.execute(
+        select(room_members, rooms.c.difficulty, rooms.c.phase, rooms.c.player_id.label("maker"))
+        .join(rooms, rooms.c.code == room_members.c.code)
+        .where(room_members.c.player_id == player_id)
+        .order_by(room_members.c.joined_at)
+    ).all()
+    return [
+        {
+            "code": r.code,
+            "difficulty": r.difficulty,
+            "phase": r.phase,
+            "maker": r.maker == player_id,
+            "joined_at": aware(r.joined_at).isoformat(),
+            "game_id": r.game_id,
+            "coached": list(r.coached or []),
+        }
+        for r in records
+    ]

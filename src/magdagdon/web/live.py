@@ -1,0 +1,132 @@
+"""A room's events, live, over a WebSocket (web/routes/rooms.py).
+
+The database is the truth: a room's events are numbered rows (store.rooms), and a connection
+sends the ones after the last it sent, in order, so a client that reconnects with
+``?since=n`` in the address misses none and gets none twice; ``{"since": n}`` sent on an open
+connection goes back (or forward) to after event ``n``. A change made by this process wakes its
+connections to that room at once (:func:`room_news`); a change made by another worker or host
+is read within :data:`POLL` seconds, when the connection reads the database anyway (and closes
+an open turn whose deadline has passed: the room's clock holds with nobody acting).
+
+What a connection sends is bounded: a client that does not read its socket has at most
+:data:`QUEUE` events waiting for it; past that the connection is closed (it reconnects and
+resumes from the last event it saw), so a silent client never makes the server's memory grow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import FastAPI, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from ..store import Store
+from ..store.rooms import RoomNotFound
+from .deps import TEST_NOW_HEADER, cookie_token, run_store
+
+POLL = 1.0
+"""Seconds between a connection's reads of the database (other workers' events, the clock)."""
+SEND_TIMEOUT = 10.0
+"""Seconds a send may wait for a client that does not read: then the connection is closed."""
+QUEUE = 200
+"""The most events sent in one go (a client far behind gets the rest on the next read)."""
+
+
+def _wakers(app: FastAPI) -> dict[str, set[asyncio.Event]]:
+    wakers: dict[str, set[asyncio.Event]] | None = getattr(app.state, "room_wakers", None)
+    if wakers is None:
+        wakers = app.state.room_wakers = {}
+    return wakers
+
+
+def room_news(app: FastAPI, code: str) -> None:
+    """Something happened in room ``code`` (in this process): its connections read now."""
+    for event in list(_wakers(app).get(code, ())):
+        event.set()
+
+
+def _since(text: str | None) -> int:
+    """The ``since`` of the connection's address (``?since=n``): 0 when absent or not one."""
+    return int(text) if text is not None and text.isdigit() and len(text) < 10 else 0
+
+
+def _moment(websocket: WebSocket) -> datetime:
+    """The connection's clock: a test server's ``X-Magdagdon-Test-Now`` when it sends one."""
+    settings = websocket.app.state.settings
+    given = websocket.headers.get(TEST_NOW_HEADER) if settings.allow_test_seeds else None
+    if given:
+        with contextlib.suppress(ValueError):
+            moment = datetime.fromisoformat(given)
+            return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    return datetime.now(UTC)
+
+
+async def follow_room(
+    websocket: WebSocket,
+    code: str,
+    named: Callable[[Store, Any, int | None, list[Any]], list[Any]],
+) -> None:
+    """Serve one live connection to room ``code`` until the client leaves (``named``: the
+    events as the player reads them, web/routes/rooms.py)."""
+    store: Store = websocket.app.state.store
+    carried = cookie_token(websocket)
+    player = None
+    if carried is not None:
+        found = await run_store(store, lambda: store.session(carried[0]))
+        player = found.player_id if found is not None else None
+    try:
+        state = await run_store(store, lambda: store.room(code))
+    except RoomNotFound:
+        await websocket.close(code=4404, reason="room_not_found")
+        return
+    await websocket.accept()
+    since = _since(websocket.query_params.get("since"))
+    wake = asyncio.Event()
+    wakers = _wakers(websocket.app)
+    wakers.setdefault(code, set()).add(wake)
+
+    async def listen() -> None:
+        nonlocal since
+        while True:
+            message = await websocket.receive_text()
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                asked = json.loads(message).get("since")
+                if isinstance(asked, int) and asked >= 0:
+                    since = asked
+                    wake.set()
+
+    listener = asyncio.create_task(listen())
+    try:
+        while websocket.client_state is WebSocketState.CONNECTED and not listener.done():
+            wake.clear()
+            moment = _moment(websocket)
+
+            def work(after: int = since, at: datetime = moment) -> tuple[Any, list[Any]]:
+                store.after_room_action(code, now=at)
+                return store.room(code), store.room_events(code, after)[:QUEUE]
+
+            state, events = await run_store(store, work)
+            for event in named(store, state, player, events):
+                await asyncio.wait_for(
+                    websocket.send_text(event.model_dump_json()), timeout=SEND_TIMEOUT
+                )
+                since = max(since, event.seq)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), timeout=POLL)
+    except (WebSocketDisconnect, TimeoutError, RuntimeError):
+        pass  # the client left, or does not read: it resumes from its last event
+    finally:
+        listener.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await listener
+        wakers.get(code, set()).discard(wake)
+        if not wakers.get(code):
+            wakers.pop(code, None)
+        if websocket.client_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(RuntimeError):
+                await websocket.close()

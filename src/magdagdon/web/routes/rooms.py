@@ -1,0 +1,368 @@
+"""Live rooms (store/rooms.py): make one, join it, start it, read its state and its events,
+and follow it live over a WebSocket.
+
+A room's code is a challenge's kind: every request that names one counts against the address
+and its network (``links_per_address``, ``links_per_network``), as challenges' do. The room's
+clock is the server's: any request that reads a room, and every live connection about once a
+second, closes an open turn whose deadline has passed (once, whichever sees it first:
+store.rooms). Each event goes to the room's live connections of this process at once
+(``web/live.py``); a connection also reads the database every second, so members on other
+workers and hosts get every event too, in order, none twice.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response, WebSocket, status
+from pydantic import BaseModel, Field
+
+from ...engine import Difficulty
+from ...store import Store
+from ...store.challenges import normal_code
+from ...store.rooms import (
+    CLOCKS,
+    ROOM_SIZE,
+    NotRoomMaker,
+    RoomFull,
+    RoomNotFound,
+    RoomStarted,
+    RoomState,
+)
+from ..deps import (
+    CurrentPlayer,
+    KnownPlayer,
+    Now,
+    SettingsDep,
+    StoreDep,
+    client_address,
+    enforce,
+    link_origin,
+    qr_modules,
+    run_store,
+)
+from ..errors import ApiError
+from ..live import follow_room, room_news
+from ..schemas import ErrorResponse, Strict
+from .challenges import limit_links
+
+router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+
+
+class RoomCreate(Strict):
+    """A new room: its difficulty and its turn clock."""
+
+    difficulty: Difficulty
+    clock: int | None = Field(
+        description=f"Seconds a turn lasts, one of {', '.join(map(str, CLOCKS))}; null: wait "
+        "for everyone."
+    )
+
+
+class RoomLink(BaseModel):
+    """A room's code and the link that opens it."""
+
+    code: str
+    url: str
+    qr: list[str] = Field(description="The link as a QR code: rows of 0 and 1.")
+
+
+class RoomMemberView(BaseModel):
+    """A member of a room, as everyone sees them."""
+
+    name: str | None = Field(description="Their display name (text, never HTML).")
+    me: bool
+    maker: bool
+    score: int | None = Field(description="Their total after the last closed turn.")
+    done: bool = Field(description="They have ended the open turn (or their game).")
+    coached: list[int] = Field(
+        description="The turns the coach's fast player ended for them (their clock ran out)."
+    )
+
+
+class RoomView(BaseModel):
+    """A room's public state: no roll, no board before its turn closes (those are in the
+    events: ``turn_closed``)."""
+
+    code: str
+    url: str
+    difficulty: Difficulty
+    clock: int | None
+    phase: str = Field(description="waiting (for the start), playing, over.")
+    turn: int = Field(description="The open (or last) turn, 1-based; 0 before the start.")
+    turn_open: bool
+    deadline: datetime | None = Field(description="When the open turn closes (a clock's).")
+    now: datetime = Field(description="The server's moment (count the time left from it).")
+    seq: int = Field(description="The room's last event (resume the events after it).")
+    size: int = Field(description="The most players a room has.")
+    members: list[RoomMemberView]
+    member: bool = Field(description="You play in this room (else you may watch).")
+    maker: bool = Field(description="You made it (you start it).")
+    game_id: str | None = Field(
+        description="Your game in this room once it started (GET /api/games/{id}; its actions "
+        "go through POST /api/games/{id}/actions)."
+    )
+
+
+class RoomEventView(BaseModel):
+    """One of a room's events, numbered in order."""
+
+    seq: int
+    type: str = Field(
+        description="member_joined, room_started, turn_opened (turn), turn_closed (turn, boards: "
+        "each member's board, score, over, coached), room_over (standings)."
+    )
+    body: dict[str, Any]
+    at: datetime
+
+
+_ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorResponse, "description": "room_not_found"},
+    429: {"model": ErrorResponse, "description": "Too many codes looked up: see Retry-After."},
+}
+
+
+def _code(text: str) -> str:
+    code = normal_code(text)
+    if not code.isalnum() or len(code) > 16:
+        raise _not_found(text)
+    return code
+
+
+def _not_found(code: str) -> ApiError:
+    return ApiError(404, "room_not_found", f"There is no room {code!r}.")
+
+
+def _url(request: Request, settings: Any, code: str) -> str:
+    return f"{link_origin(request, settings)}/#room={code}"
+
+
+def _names(
+    store: Store, state: RoomState, player: int | None, events: list[Any]
+) -> list[RoomEventView]:
+    """Events as members read them: each player id named (``name``) and, for the asking
+    player, marked ``me``; no id leaves the server."""
+    names = {m.player_id: m.name for m in state.members}
+
+    def one(player_id: Any) -> dict[str, Any]:
+        return {"name": names.get(player_id), "me": player_id == player}
+
+    shown = []
+    for e in events:
+        body = dict(e.body)
+        for key in ("boards", "standings"):
+            if key in body:
+                body[key] = [
+                    {**{k: v for k, v in b.items() if k != "player"}, **one(b["player"])}
+                    for b in body[key]
+                ]
+        if "player" in body:
+            body["player"] = one(body["player"])
+        if "players" in body:
+            body["players"] = [one(p) for p in body["players"]]
+        shown.append(RoomEventView(seq=e.seq, type=e.type, body=body, at=e.at))
+    return shown
+
+
+def room_view(
+    request: Request, settings: Any, state: RoomState, player: int | None, now: datetime
+) -> RoomView:
+    """The room's public state for ``player`` (a member, or anyone watching)."""
+    mine = next((m for m in state.members if m.player_id == player), None)
+    return RoomView(
+        code=state.code,
+        url=_url(request, settings, state.code),
+        difficulty=state.difficulty,
+        clock=state.clock,
+        phase=state.phase,
+        turn=state.turn,
+        turn_open=state.turn_open,
+        deadline=state.deadline,
+        now=now,
+        seq=state.seq,
+        size=ROOM_SIZE,
+        members=[
+            RoomMemberView(
+                name=m.name,
+                me=m.player_id == player,
+                maker=m.player_id == state.maker_id,
+                score=m.score,
+                done=m.done,
+                coached=m.coached,
+            )
+            for m in state.members
+        ],
+        member=mine is not None,
+        maker=player == state.maker_id,
+        game_id=mine.game_id if mine is not None else None,
+    )
+
+
+async def _state(store: Store, code: str, now: datetime) -> RoomState:
+    """The room as it stands now, an overdue turn closed first."""
+
+    def work() -> RoomState:
+        store.after_room_action(code, now=now)
+        return store.room(code)
+
+    try:
+        return await run_store(store, work)
+    except RoomNotFound:
+        raise _not_found(code) from None
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=RoomLink,
+    responses={429: {"model": ErrorResponse, "description": "Too many rooms: see Retry-After."}},
+)
+async def create_room(
+    body: RoomCreate,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+    moment: Now,
+) -> RoomLink:
+    """Make a room (you are its first member): its code and link. Counted against the
+    player's and the address's rooms an hour."""
+    if body.clock is not None and body.clock not in CLOCKS:
+        raise ApiError(
+            422, "invalid_request", f"clock: one of {', '.join(map(str, CLOCKS))}, or null."
+        )
+    await enforce(
+        request,
+        ("rooms_per_player", str(player)),
+        ("rooms_per_address", client_address(request)),
+    )
+    code = await run_store(
+        store, lambda: store.create_room(player, body.difficulty, body.clock, now=moment)
+    )
+    url = _url(request, settings, code)
+    return RoomLink(code=code, url=url, qr=qr_modules(url))
+
+
+@router.get(
+    "/{code}", response_model=RoomView, dependencies=[Depends(limit_links)], responses=_ROOM_ERRORS
+)
+async def read_room(
+    code: str,
+    request: Request,
+    player: KnownPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+    moment: Now,
+) -> RoomView:
+    """A room's public state: its members (names, scores after the last closed turn, who has
+    ended the open turn), phase, turn and clock; your own game once it started."""
+    state = await _state(store, _code(code), moment)
+    return room_view(request, settings, state, player, moment)
+
+
+@router.post(
+    "/{code}/members",
+    status_code=status.HTTP_201_CREATED,
+    response_model=RoomView,
+    dependencies=[Depends(limit_links)],
+    responses={
+        **_ROOM_ERRORS,
+        200: {"model": RoomView, "description": "A member already."},
+        409: {
+            "model": ErrorResponse,
+            "description": f"room_full ({ROOM_SIZE} players), room_started (you may watch).",
+        },
+    },
+)
+async def join_room(
+    code: str,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+    moment: Now,
+) -> Response:
+    """Join a room before it starts (201; 200 for a member already)."""
+    code = _code(code)
+    try:
+        new = await run_store(store, lambda: store.join_room(code, player, now=moment))
+    except RoomNotFound:
+        raise _not_found(code) from None
+    except RoomFull:
+        raise ApiError(409, "room_full", f"The room has its {ROOM_SIZE} players.") from None
+    except RoomStarted:
+        raise ApiError(
+            409, "room_started", "The room has started without you: you may watch it."
+        ) from None
+    room_news(request.app, code)
+    view = room_view(request, settings, await _state(store, code, moment), player, moment)
+    return Response(
+        view.model_dump_json(),
+        status_code=status.HTTP_201_CREATED if new else status.HTTP_200_OK,
+        media_type="application/json",
+    )
+
+
+@router.post(
+    "/{code}/start",
+    response_model=RoomView,
+    dependencies=[Depends(limit_links)],
+    responses={
+        **_ROOM_ERRORS,
+        403: {"model": ErrorResponse, "description": "not_room_maker"},
+        409: {"model": ErrorResponse, "description": "room_started"},
+    },
+)
+async def start_room(
+    code: str,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+    moment: Now,
+) -> RoomView:
+    """The maker starts the room: every member gets a game on the room's dice, and the first
+    turn opens (the room rolls every member's dice at once)."""
+    code = _code(code)
+    try:
+        await run_store(store, lambda: store.start_room(code, player, now=moment))
+    except RoomNotFound:
+        raise _not_found(code) from None
+    except NotRoomMaker:
+        raise ApiError(403, "not_room_maker", "Only the room's maker starts it.") from None
+    except RoomStarted:
+        raise ApiError(409, "room_started", "The room has started already.") from None
+    room_news(request.app, code)
+    return room_view(request, settings, await _state(store, code, moment), player, moment)
+
+
+@router.get(
+    "/{code}/events",
+    response_model=list[RoomEventView],
+    dependencies=[Depends(limit_links)],
+    responses=_ROOM_ERRORS,
+)
+async def room_events(
+    code: str,
+    player: KnownPlayer,
+    store: StoreDep,
+    moment: Now,
+    since: Annotated[
+        int, Query(ge=0, le=2**31 - 1, description="The last event seen (0: from the first).")
+    ] = 0,
+) -> list[RoomEventView]:
+    """The room's events after ``since``, in order (at most 200 an answer: ask again from the
+    last)."""
+    code = _code(code)
+    state = await _state(store, code, moment)
+    events = await run_store(store, lambda: store.room_events(code, since))
+    return _names(store, state, player, events)
+
+
+@router.websocket("/{code}/live")
+async def live(websocket: WebSocket, code: str) -> None:
+    """The room's events as they happen, as JSON (``RoomEventView``): from the first, or after
+    event ``n`` with ``?since=n`` (a reconnection); ``{"since": n}`` sent on the connection goes
+    back to after event ``n``. The connection also closes an overdue turn (the clock)."""
+    await follow_room(websocket, _code(code), _names)

@@ -1,0 +1,303 @@
+"""Live rooms (issue 46), through the API and the WebSocket: a room of three plays the same
+dice turn by turn to its end; nobody rolls, nobody sees a board before its turn closes; the
+clock closes a turn (the coach ends it for whoever had not) without any real wait; the events
+are numbered without a gap and resume after the last one seen; what a player owns in a room
+joins the export and leaves with a deleted player.
+
+The clock moves by the test server's header (``X-Magdagdon-Test-Now``), never by waiting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from magdagdon.settings import Settings
+from magdagdon.web.app import create_app
+from magdagdon.web.deps import TEST_NOW_HEADER
+
+from ..utils.api import ViewPlayer, act
+
+START = "2026-12-20T12:00:00"
+
+
+def at(client: TestClient, moment: str) -> TestClient:
+    """Move ``client``'s clock to ``moment`` (UTC); the client."""
+    client.headers[TEST_NOW_HEADER] = f"{moment}Z"
+    return client
+
+
+@pytest.fixture
+def app(settings: Settings) -> Any:
+    """One app (one server process) on the test's database."""
+    return create_app(settings)
+
+
+@pytest.fixture
+def people(app: Any) -> Iterator[list[TestClient]]:
+    """Four players with their own cookies, on the same clock."""
+    with TestClient(app) as a, TestClient(app) as b, TestClient(app) as c, TestClient(app) as d:
+        clients = [a, b, c, d]
+        for client, name in zip(clients, ("Ann", "Ben", "Cy", "Dee"), strict=True):
+            at(client, START)
+            assert client.put("/api/players/me", json={"name": name}).status_code == 200
+        yield clients
+
+
+def code_of(r: Any) -> str:
+    """An error answer's code."""
+    return str(r.json()["error"]["code"])
+
+
+def room(client: TestClient, code: str) -> dict[str, Any]:
+    r = client.get(f"/api/rooms/{code}")
+    assert r.status_code == 200, r.json()
+    return dict(r.json())
+
+
+def game(client: TestClient, code: str) -> dict[str, Any]:
+    """The player's game in the room, as it stands."""
+    r = client.get(f"/api/games/{room(client, code)['game_id']}")
+    assert r.status_code == 200, r.json()
+    return dict(r.json())
+
+
+def end_turn(client: TestClient, view: dict[str, Any]) -> dict[str, Any]:
+    """Play the open turn to its end (CONFIRM or ACCEPT MAGDAGDON) with the tests' bot."""
+    bot, turns = ViewPlayer(), view["turns"]
+    while view["turns"] == turns and view["phase"] != "over":
+        assert view["phase"] != "roll" and not view["can_roll"]
+        view = act(client, view, bot.next_action(view))
+    return view
+
+
+def made(client: TestClient, clock: int | None = None) -> str:
+    r = client.post("/api/rooms", json={"difficulty": "survival", "clock": clock})
+    assert r.status_code == 201, r.json()
+    assert r.json()["url"].endswith(f"/#room={r.json()['code']}") and r.json()["qr"]
+    return str(r.json()["code"])
+
+
+def events(client: TestClient, code: str, since: int = 0) -> list[dict[str, Any]]:
+    r = client.get(f"/api/rooms/{code}/events", params={"since": since})
+    assert r.status_code == 200, r.json()
+    return list(r.json())
+
+
+def test_a_room_of_three_plays_the_same_dice_turn_by_turn_to_its_end(
+    people: list[TestClient],
+) -> None:
+    ann, ben, cy, dee = people
+    code = made(ann)
+    assert ben.post(f"/api/rooms/{code}/members").status_code == 201
+    assert cy.post(f"/api/rooms/{code}/members").status_code == 201
+    assert ann.post(f"/api/rooms/{code}/members").status_code == 200  # a member already
+    waiting = room(dee, code)  # anyone may look; dee watches
+    assert waiting["phase"] == "waiting" and waiting["turn"] == 0 and not waiting["member"]
+    assert [m["name"] for m in waiting["members"]] == ["Ann", "Ben", "Cy"]
+    assert [m["maker"] for m in waiting["members"]] == [True, False, False]
+    r = ben.post(f"/api/rooms/{code}/start")
+    assert r.status_code == 403 and code_of(r) == "not_room_maker"
+    started = ann.post(f"/api/rooms/{code}/start")
+    assert started.status_code == 200, started.json()
+    assert started.json()["phase"] == "playing" and started.json()["turn"] == 1
+    r = ann.post(f"/api/rooms/{code}/start")
+    assert r.status_code == 409 and code_of(r) == "room_started"
+    r = dee.post(f"/api/rooms/{code}/members")
+    assert r.status_code == 409 and code_of(r) == "room_started"  # a latecomer watches
+    players = [ann, ben, cy]
+    turn = 1
+    while True:
+        views = [game(p, code) for p in players]
+        playing = [v for v in views if v["phase"] != "over"]
+        # the room rolled everyone's dice: the same dice for every game still going
+        assert len({tuple(d["value"] for d in v["dice"]) for v in playing}) == 1, turn
+        assert all(v["room"] == code and not v["can_roll"] for v in views)
+        before = events(dee, code)
+        first, *others = [(p, v) for p, v in zip(players, views, strict=True) if v in playing]
+        ended = end_turn(*first)
+        if ended["phase"] == "roll":  # it waits for the others: its own roll is refused
+            r = first[0].post(
+                f"/api/games/{ended['id']}/actions",
+                json={"version": ended["version"], "action": {"type": "roll"}},
+            )
+            assert r.status_code == 409 and code_of(r) == "turn_not_open"
+            assert r.json()["game"]["version"] == ended["version"]
+        # nothing of the turn shows before it closes: no event, no board, no score
+        if others:
+            assert events(dee, code, before[-1]["seq"]) == []
+            done = [m["done"] for m in room(dee, code)["members"]]
+            assert done.count(True) >= 1
+        for p, v in others:
+            end_turn(p, v)
+        closed = [e for e in events(dee, code) if e["type"] == "turn_closed"]
+        assert closed[-1]["body"]["turn"] == turn
+        boards = closed[-1]["body"]["boards"]
+        assert [b["name"] for b in boards] == ["Ann", "Ben", "Cy"]
+        assert not any(b["coached"] for b in boards)
+        if room(dee, code)["phase"] == "over":
+            break
+        turn += 1
+        assert room(dee, code)["turn"] == turn
+    everything = events(dee, code)
+    assert [e["seq"] for e in everything] == list(range(1, len(everything) + 1))
+    assert everything[-1]["type"] == "room_over"
+    standings = everything[-1]["body"]["standings"]
+    scores = [s["score"] for s in standings]
+    assert scores == sorted(scores, reverse=True) and len(scores) == 3
+    finals = {p: game(p, code) for p in players}
+    assert {s["score"] for s in standings} <= {v["final_score"]["total"] for v in finals.values()}
+    assert all(v["places"] is None for v in finals.values())  # not in the high scores
+    assert room(ann, code)["members"][0]["me"] and not room(ann, code)["members"][1]["me"]
+    # over: the games' dice are anybody's now
+    replay = ann.get(f"/api/games/{finals[ben]['id']}/replay")
+    assert replay.status_code == 200
+
+
+def test_nobody_sees_a_game_of_a_room_still_playing(people: list[TestClient]) -> None:
+    ann, ben, _, _ = people
+    code = made(ann)
+    ben.post(f"/api/rooms/{code}/members")
+    ann.post(f"/api/rooms/{code}/start")
+    view = game(ann, code)
+    while view["phase"] != "over":  # ann fills her board; ben has not played a turn
+        view = end_turn(ann, view)
+        if view["phase"] == "roll":
+            end_turn(ben, game(ben, code))
+            view = game(ann, code)
+    if room(ann, code)["phase"] != "over":
+        r = ben.get(f"/api/games/{view['id']}/replay")
+        assert r.status_code == 409 and code_of(r) == "room_not_over"
+
+
+def test_the_clock_closes_a_turn_and_the_coach_ends_it_for_the_late(
+    people: list[TestClient],
+) -> None:
+    ann, ben, cy, _ = people
+    r = ann.post("/api/rooms", json={"difficulty": "peaceful", "clock": 45})
+    assert r.status_code == 422  # 30, 60 or 120
+    code = made(ann, clock=30)
+    ben.post(f"/api/rooms/{code}/members")
+    cy.post(f"/api/rooms/{code}/members")
+    state = ann.post(f"/api/rooms/{code}/start").json()
+    assert state["deadline"] == "2026-12-20T12:00:30Z"
+    end_turn(ann, game(ann, code))
+    staged = game(ben, code)
+    die = next(d for d in staged["dice"] if d["legal_cells"])
+    act(ben, staged, {"type": "stage", "die": die["index"], "cell": die["legal_cells"][0]})
+    at(cy, "2026-12-20T12:00:29")
+    assert room(cy, code)["turn"] == 1  # not yet
+    at(cy, "2026-12-20T12:00:30")
+    state = room(cy, code)
+    assert state["turn"] == 2 and state["deadline"] == "2026-12-20T12:01:00Z"
+    coached = {m["name"]: m["coached"] for m in state["members"]}
+    assert coached == {"Ann": [], "Ben": [1], "Cy": [1]}
+    closed = next(e for e in events(cy, code) if e["type"] == "turn_closed")
+    assert [b["coached"] for b in closed["body"]["boards"]] == [False, True, True]
+    # the coach's turn is an ordinary turn of their games: the next is open for all three
+    for p in (ann, ben, cy):
+        view = game(p, code)
+        assert view["turns"] == 1 and view["phase"] in ("place", "magdagdon")
+
+
+def test_the_live_events_resume_after_the_last_seen(app: Any, people: list[TestClient]) -> None:
+    ann, ben, _, dee = people
+    code = made(ann)
+    ben.post(f"/api/rooms/{code}/members")
+    with dee.websocket_connect(f"/api/rooms/{code}/live") as live:
+        first = [live.receive_json(), live.receive_json()]
+        assert [e["type"] for e in first] == ["member_joined", "member_joined"]
+        assert [e["body"]["player"]["name"] for e in first] == ["Ann", "Ben"]
+        ann.post(f"/api/rooms/{code}/start")
+        after = [live.receive_json(), live.receive_json()]
+        assert [(e["seq"], e["type"]) for e in after] == [(3, "room_started"), (4, "turn_opened")]
+        assert after[1]["body"] == {"turn": 1}  # the turn's number, nothing of its roll
+    with dee.websocket_connect(f"/api/rooms/{code}/live?since=3") as again:
+        assert again.receive_json()["seq"] == 4  # a reconnection: after the last seen
+        again.send_json({"since": 1})  # back to after the first
+        assert [again.receive_json()["seq"] for _ in range(3)] == [2, 3, 4]
+    with (
+        pytest.raises(Exception),  # noqa: B017 - closed at once: no such room
+        dee.websocket_connect("/api/rooms/NOSUCHROOM/live") as gone,
+    ):
+        gone.receive_json()
+
+
+def test_a_room_joins_the_export_and_leaves_with_a_deleted_player(
+    people: list[TestClient],
+) -> None:
+    ann, ben, cy, dee = people
+    code = made(ann)
+    for p in (ben, cy):
+        p.post(f"/api/rooms/{code}/members")
+    ann.post(f"/api/rooms/{code}/start")
+    for p in (ann, ben, cy):
+        end_turn(p, game(p, code))
+    exported = ben.get("/api/players/me/export").json()
+    (mine,) = exported["rooms"]
+    assert mine["code"] == code and not mine["maker"] and mine["game_id"]
+    assert any(g["room"] == code for g in exported["games"])
+    # ann (the maker) deletes herself: her boards leave the room, which passes to ben
+    assert ann.delete("/api/players/me").status_code in (200, 204)
+    state = room(dee, code)
+    assert [m["name"] for m in state["members"]] == ["Ben", "Cy"]
+    assert [m["maker"] for m in state["members"]] == [True, False]
+    closed = next(e for e in events(dee, code) if e["type"] == "turn_closed")
+    assert [b["name"] for b in closed["body"]["boards"]] == ["Ben", "Cy"]
+    # the room plays on without her
+    for p in (ben, cy):
+        end_turn(p, game(p, code))
+    assert room(dee, code)["turn"] == 3
+
+
+def test_a_room_is_full_at_eight_and_its_code_is_looked_up_as_a_challenge(
+    app: Any, people: list[TestClient]
+) -> None:
+    ann, *_ = people
+    code = made(ann)
+    joined = []
+    for _ in range(8):
+        with TestClient(app) as extra:
+            joined.append(extra.post(f"/api/rooms/{code}/members").status_code)
+    assert joined == [201] * 7 + [409]
+    r = ann.get("/api/rooms/NOSUCHROOM")
+    assert r.status_code == 404 and code_of(r) == "room_not_found"
+    assert ann.get("/api/rooms/bad%00code").status_code in (404, 422)
+
+
+def test_a_device_signing_in_brings_its_rooms_to_the_account(people: list[TestClient]) -> None:
+    ann, ben, _, dee = people
+    both = made(ann)
+    dee.post(f"/api/rooms/{both}/members")
+    ben.post(f"/api/rooms/{both}/members")
+    ann.post(f"/api/rooms/{both}/start")
+    own = made(dee)
+    ben.post(f"/api/rooms/{own}/members")
+    code = ann.post("/api/account/transfer-codes")
+    assert code.status_code == 201, code.json()
+    r = dee.post("/api/account/sign-in/transfer", json={"code": code.json()["code"]})
+    assert r.status_code == 200, r.json()
+    # dee is ann now: in the room they were both in, the account's membership stays
+    state = room(dee, both)
+    assert [m["name"] for m in state["members"]] == ["Ann", "Ben"]
+    assert state["member"] and state["game_id"] == room(ann, both)["game_id"]
+    joined = [e["body"]["player"]["name"] for e in events(ben, both) if e["body"].get("player")]
+    assert joined == ["Ann", "Ann", "Ben"]  # (dee's joining, under the account's name now)
+    # the room dee made is the account's, and the export says so
+    assert room(ann, own)["maker"] and [m["name"] for m in room(ben, own)["members"]] == [
+        "Ann",
+        "Ben",
+    ]
+    assert {r["code"] for r in ann.get("/api/players/me/export").json()["rooms"]} == {both, own}
+
+
+def test_rooms_made_are_limited_per_player(database_url: str) -> None:
+    settings = Settings(database_url=database_url, player_rooms_per_hour=4)  # a burst of 1
+    with TestClient(create_app(settings)) as c:
+        body = {"difficulty": "peaceful", "clock": None}
+        assert c.post("/api/rooms", json=body).status_code == 201
+        r = c.post("/api/rooms", json=body)
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
