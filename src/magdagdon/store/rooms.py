@@ -286,39 +286,42 @@ class Rooms:
                 with contextlib.suppress(StaleVersion):  # another request rolled it first
                     self.act(row.id, m.player_id, row.version, lambda g: g.roll(), by_room=True)
 
-    def after_room_action(self, code: str, *, now: datetime) -> None:
+    def after_room_action(self, code: str, *, now: datetime) -> bool:
         """After a member's action (or when a room is looked at): close the open turn if every
         member has ended it, or its deadline has passed (the coach ends it for whoever has
-        not); then open the next turn or end the room."""
+        not); then open the next turn or end the room. Whether a game of the room may have
+        changed (rolled, or its turn ended by the coach): False when nothing was done."""
         # first what the rows say (two reads: this runs on every look at the room)
         with self.db.transaction() as c:
             room = c.execute(select(rooms).where(rooms.c.code == code)).first()
             if room is None:
                 raise RoomNotFound(code)
             if room.phase != "playing" or not room.turn_open:
-                return
+                return False
             states = c.execute(
                 select(games.c.phase, games.c.turns)
                 .join(room_members, room_members.c.game_id == games.c.id)
                 .where(room_members.c.code == code)
             ).all()
         overdue = room.deadline is not None and now >= aware(room.deadline)
-        if any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states):
+        mended = any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states)
+        if mended:
             self._roll_open_turn(code)  # an opening interrupted before its rolls: mended
         elif not overdue and not all(_stored_done(s.phase, s.turns, room.turn) for s in states):
-            return
+            return False
         room, members = self._member_games(code)
         if room.phase != "playing" or not room.turn_open:
-            return
+            return mended
         overdue = room.deadline is not None and now >= aware(room.deadline)
         waiting = [(m, row) for m, row in members if not _done(row.game, room.turn)]
         if waiting and not overdue:
-            return
+            return mended
         coached = []
         for m, row in waiting:
             if self._coach_ends_turn(m.player_id, row, room.turn):
                 coached.append(m.player_id)
         self._close_turn(code, room.turn, coached, now)
+        return True
 
     def _coach_ends_turn(self, player_id: int, row: GameRow, turn: int) -> bool:
         """The coach's fast player ends the member's turn from where it stands (what they

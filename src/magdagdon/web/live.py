@@ -69,7 +69,7 @@ def _moment(websocket: WebSocket) -> datetime:
 async def follow_room(
     websocket: WebSocket,
     code: str,
-    named: Callable[[Store, Any, int | None, list[Any]], list[Any]],
+    named: Callable[[Any, int | None, list[Any]], list[Any]],
 ) -> None:
     """Serve one live connection to room ``code`` until the client leaves (``named``: the
     events as the player reads them, web/routes/rooms.py)."""
@@ -111,7 +111,7 @@ async def follow_room(
                 return store.room(code), store.room_events(code, after)[:QUEUE]
 
             state, events = await run_store(store, work)
-            for event in named(store, state, player, events):
+            for event in named(state, player, events):
                 await asyncio.wait_for(
                     websocket.send_text(event.model_dump_json()), timeout=SEND_TIMEOUT
                 )

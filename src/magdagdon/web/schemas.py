@@ -596,20 +596,22 @@ class FriendScoreView(BaseModel):
     past: bool = Field(description="Played as a past daily (not on the day's leaderboard).")
 
 
+CalendarState = Literal["played", "past_played", "past_active", "open", "unfinished", "not_over"]
+"""What the past dailies' calendar says of a day (``CalendarDay.state``)."""
+
+
 class CalendarDay(BaseModel):
     """One day of the past dailies' calendar, for one difficulty."""
 
     date: date
     number: int
-    state: Literal["played", "past_played", "past_active", "open", "unfinished", "not_over"] = (
-        Field(
-            description="played: you finished its daily (score); past_played: you finished it "
-            "as a past daily; past_active: your past daily of it is being played (continue it "
-            "with POST /api/daily/{date}/{difficulty}); open: playable as a past daily; "
-            "unfinished: you started its daily and did not finish it, it is playable as a past "
-            "daily; not_over: its day is not over (today's daily, or yesterday's until two "
-            "hours after midnight UTC)."
-        )
+    state: CalendarState = Field(
+        description="played: you finished its daily (score); past_played: you finished it "
+        "as a past daily; past_active: your past daily of it is being played (continue it "
+        "with POST /api/daily/{date}/{difficulty}); open: playable as a past daily; "
+        "unfinished: you started its daily and did not finish it, it is playable as a past "
+        "daily; not_over: its day is not over (today's daily, or yesterday's until two "
+        "hours after midnight UTC)."
     )
     score: int | None = Field(default=None, description="Your score (played, past_played).")
     game_id: str | None = Field(default=None, description="Your game of that day's dice.")

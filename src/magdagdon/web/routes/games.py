@@ -165,9 +165,11 @@ async def act(
         row = store.act(game_id, player, body.version, change, now=moment)
         if row.room is None:
             return view_response(row, store), None
-        # a live room's game: the turn may close now (and the next open: the room rolls)
-        store.after_room_action(row.room, now=moment)
-        return view_response(store.get_game(row.id, player), store), row.room
+        # a live room's game: the turn may close now (and the next open: the room rolls); the
+        # game is read again only then
+        if store.after_room_action(row.room, now=moment):
+            row = store.get_game(row.id, player)
+        return view_response(row, store), row.room
 
     response, room = await run_store(store, work)
     if room is not None:

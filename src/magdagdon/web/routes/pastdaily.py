@@ -20,7 +20,14 @@ from ...store import EPOCH, GameStatus, PastDay, daily_finish_by, daily_number, 
 from ..deps import CurrentPlayer, KnownPlayer, Now, StoreDep, Today, limit_games, run_store
 from ..errors import ApiError
 from ..par import start_par
-from ..schemas import CalendarDay, DailyCalendar, ErrorResponse, GameConflict, GameView
+from ..schemas import (
+    CalendarDay,
+    CalendarState,
+    DailyCalendar,
+    ErrorResponse,
+    GameConflict,
+    GameView,
+)
 from .daily import DAY, daily_day
 from .games import view_response
 
@@ -47,7 +54,7 @@ def _month_of(text: str | None, today: date) -> date:
     return first
 
 
-def _state(day: date, entry: PastDay | None, over: bool) -> str:
+def _state(entry: PastDay | None, over: bool) -> CalendarState:
     """What the calendar says of a day (``CalendarDay.state``)."""
     if entry is not None and entry.status is GameStatus.OVER:
         return "past_played" if entry.past else "played"
@@ -85,13 +92,13 @@ async def calendar(
     day = start
     while day <= end:
         entry = mine.get(day)
-        state = _state(day, entry, daily_over(day, moment))
+        state = _state(entry, daily_over(day, moment))
         finished = state in ("played", "past_played")
         days.append(
             CalendarDay(
                 date=day,
                 number=daily_number(day),
-                state=state,  # type: ignore[arg-type]
+                state=state,
                 score=entry.score if entry is not None and finished else None,
                 game_id=entry.game_id if entry is not None else None,
                 par=pars.get(day) if finished else None,

@@ -138,9 +138,7 @@ def _url(request: Request, settings: Any, code: str) -> str:
     return f"{link_origin(request, settings)}/#room={code}"
 
 
-def _names(
-    store: Store, state: RoomState, player: int | None, events: list[Any]
-) -> list[RoomEventView]:
+def _names(state: RoomState, player: int | None, events: list[Any]) -> list[RoomEventView]:
     """Events as members read them: each player id named (``name``) and, for the asking
     player, marked ``me``; no id leaves the server."""
     names = {m.player_id: m.name for m in state.members}
@@ -357,7 +355,7 @@ async def room_events(
     code = _code(code)
     state = await _state(store, code, moment)
     events = await run_store(store, lambda: store.room_events(code, since))
-    return _names(store, state, player, events)
+    return _names(state, player, events)
 
 
 @router.websocket("/{code}/live")
