@@ -126,9 +126,13 @@ def test_a_room_of_three_plays_the_same_dice_turn_by_turn_to_its_end(
             )
             assert r.status_code == 409 and code_of(r) == "turn_not_open"
             assert r.json()["game"]["version"] == ended["version"]
-        # nothing of the turn shows before it closes: no event, no board, no score
+        # nothing of the turn shows before it closes: who has ended it, no board, no score
         if others:
-            assert events(dee, code, before[-1]["seq"]) == []
+            (news,) = events(dee, code, before[-1]["seq"])
+            assert news["type"] == "member_done" and news["body"]["turn"] == turn
+            assert set(news["body"]) == {"player", "turn"}
+            name = ["Ann", "Ben", "Cy"][players.index(first[0])]
+            assert news["body"]["player"] == {"name": name, "me": False}
             done = [m["done"] for m in room(dee, code)["members"]]
             assert done.count(True) >= 1
         for p, v in others:
@@ -214,7 +218,8 @@ def test_the_live_events_resume_after_the_last_seen(app: Any, people: list[TestC
         ann.post(f"/api/rooms/{code}/start")
         after = [live.receive_json(), live.receive_json()]
         assert [(e["seq"], e["type"]) for e in after] == [(3, "room_started"), (4, "turn_opened")]
-        assert after[1]["body"] == {"turn": 1}  # the turn's number, nothing of its roll
+        # the turn's number and its clock (none: it waits for everyone), nothing of its roll
+        assert after[1]["body"] == {"turn": 1, "deadline": None}
     with dee.websocket_connect(f"/api/rooms/{code}/live?since=3") as again:
         assert again.receive_json()["seq"] == 4  # a reconnection: after the last seen
         again.send_json({"since": 1})  # back to after the first
@@ -266,6 +271,27 @@ def test_a_room_is_full_at_eight_and_its_code_is_looked_up_as_a_challenge(
     r = ann.get("/api/rooms/NOSUCHROOM")
     assert r.status_code == 404 and code_of(r) == "room_not_found"
     assert ann.get("/api/rooms/bad%00code").status_code in (404, 422)
+
+
+def test_a_room_found_is_not_counted_as_a_guess_and_a_miss_is(database_url: str) -> None:
+    """A family at one table shares an address: its members look their room up every turn,
+    which no limit on guessing may refuse; codes that name no room are guesses, limited."""
+    settings = Settings(database_url=database_url, address_links_per_hour=8)  # a burst of 4
+    with TestClient(create_app(settings)) as c:
+        code = made(c)
+        for _ in range(20):
+            assert c.get(f"/api/rooms/{code}").status_code == 200
+            assert c.get(f"/api/rooms/{code}/events").status_code == 200
+        misses = [c.get(f"/api/rooms/NOSUCH{i}").status_code for i in range(6)]
+        assert misses[:4] == [404] * 4 and misses[4:] == [429, 429]
+        r = c.post("/api/rooms/NOSUCHROOM/members")
+        assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+        with (
+            pytest.raises(Exception),  # noqa: B017 - refused: no such room, past the limit
+            c.websocket_connect("/api/rooms/NOSUCHROOM/live") as gone,
+        ):
+            gone.receive_json()
+        assert c.get(f"/api/rooms/{code}").status_code == 200  # the real room still opens
 
 
 def test_a_device_signing_in_brings_its_rooms_to_the_account(people: list[TestClient]) -> None:

@@ -19,7 +19,8 @@ The room's state lives in the database: ``rooms`` (phase, the open turn, its dea
 last event's number), ``room_members``, and ``room_events``, each numbered by the room's
 ``seq`` in the transaction that changes the room, so a client that lost its connection asks
 for the events after the last one it saw. Nobody's staged dice, and no roll, are in any event
-before the turn closes: ``turn_opened`` says only the turn's number.
+before the turn closes: ``turn_opened`` says only the turn's number (and its deadline),
+``member_done`` only who has ended the turn.
 
 A room's games count in the members' statistics and stay out of the high scores (the dice are
 shared: as for a challenge). What a player owns here (memberships, the games) joins the
@@ -126,6 +127,12 @@ def _event(c: Connection, code: str, kind: str, body: dict[str, Any], now: datet
     return seq
 
 
+def _opened(turn: int, deadline: datetime | None) -> dict[str, Any]:
+    """A ``turn_opened`` event's body: the turn's number and when it closes (its clock's
+    deadline, or None: it waits for everyone); nothing of its roll."""
+    return {"turn": turn, "deadline": deadline.isoformat() if deadline else None}
+
+
 def _done(game: Game, turn: int) -> bool:
     """Whether a member's game has ended turn ``turn`` (or is over)."""
     return _stored_done(game.phase.value, game.turns, turn)
@@ -184,7 +191,9 @@ class Rooms:
         """``player_id`` joins the room: True, or False when already a member;
         :class:`RoomStarted` once it has started, :class:`RoomFull` at :data:`ROOM_SIZE`."""
         with self.db.transaction(write=True) as c:
-            room = c.execute(select(rooms).where(rooms.c.code == code)).first()
+            # the room's row locked (PostgreSQL; SQLite has one writer): two joining a room
+            # of seven at once make it eight, not nine
+            room = c.execute(select(rooms).where(rooms.c.code == code).with_for_update()).first()
             if room is None:
                 raise RoomNotFound(code)
             member = c.scalar(
@@ -214,7 +223,8 @@ class Rooms:
         """The maker starts the room: every member gets a game on the room's seed and turn 1
         opens. :class:`NotRoomMaker` for anyone else; :class:`RoomStarted` once started."""
         with self.db.transaction(write=True) as c:
-            room = c.execute(select(rooms).where(rooms.c.code == code)).first()
+            # locked: a member joining while the maker starts is in, or told it started
+            room = c.execute(select(rooms).where(rooms.c.code == code).with_for_update()).first()
             if room is None:
                 raise RoomNotFound(code)
             if room.player_id != player_id:
@@ -255,7 +265,8 @@ class Rooms:
                     .values(game_id=game_id)
                 )
             _event(c, code, "room_started", {"players": [m.player_id for m in members]}, now)
-            _event(c, code, "turn_opened", {"turn": 1}, now)
+            deadline = now + timedelta(seconds=room.clock) if room.clock else None
+            _event(c, code, "turn_opened", _opened(1, deadline), now)
         self._roll_open_turn(code)
 
     # --- turns ------------------------------------------------------------------------------
@@ -286,11 +297,17 @@ class Rooms:
                 with contextlib.suppress(StaleVersion):  # another request rolled it first
                     self.act(row.id, m.player_id, row.version, lambda g: g.roll(), by_room=True)
 
-    def after_room_action(self, code: str, *, now: datetime) -> bool:
+    def after_room_action(self, code: str, *, now: datetime, ended_by: int | None = None) -> bool:
         """After a member's action (or when a room is looked at): close the open turn if every
         member has ended it, or its deadline has passed (the coach ends it for whoever has
         not); then open the next turn or end the room. Whether a game of the room may have
-        changed (rolled, or its turn ended by the coach): False when nothing was done."""
+        changed (rolled, or its turn ended by the coach): False when nothing was done.
+
+        ``ended_by``: the member whose action (CONFIRM, ACCEPT MAGDAGDON) may have ended their
+        turn: if it did, a ``member_done`` event says so (who, not what they played) before the
+        turn closes."""
+        if ended_by is not None:
+            self._member_done(code, ended_by, now)
         # first what the rows say (two reads: this runs on every look at the room)
         with self.db.transaction() as c:
             room = c.execute(select(rooms).where(rooms.c.code == code)).first()
@@ -322,6 +339,22 @@ class Rooms:
                 coached.append(m.player_id)
         self._close_turn(code, room.turn, coached, now)
         return True
+
+    def _member_done(self, code: str, player_id: int, now: datetime) -> None:
+        """``member_done`` for ``player_id`` if their game has ended the room's open turn
+        (their CONFIRM is taken once a turn: one event a member and turn)."""
+        with self.db.transaction(write=True) as c:
+            room = c.execute(select(rooms).where(rooms.c.code == code).with_for_update()).first()
+            if room is None or room.phase != "playing" or not room.turn_open:
+                return
+            state = c.execute(
+                select(games.c.phase, games.c.turns)
+                .join(room_members, room_members.c.game_id == games.c.id)
+                .where(room_members.c.code == code, room_members.c.player_id == player_id)
+            ).first()
+            if state is not None and _stored_done(state.phase, state.turns, room.turn):
+                body = {"player": player_id, "turn": room.turn}
+                _event(c, code, "member_done", body, now)
 
     def _coach_ends_turn(self, player_id: int, row: GameRow, turn: int) -> bool:
         """The coach's fast player ends the member's turn from where it stands (what they
@@ -394,16 +427,13 @@ class Rooms:
                 standings = sorted(boards, key=lambda b: -int(b["score"]))
                 _event(c, code, "room_over", {"standings": standings}, now)
                 return
+            deadline = now + timedelta(seconds=room.clock) if room.clock else None
             c.execute(
                 update(rooms)
                 .where(rooms.c.code == code)
-                .values(
-                    turn=turn + 1,
-                    turn_open=True,
-                    deadline=now + timedelta(seconds=room.clock) if room.clock else None,
-                )
+                .values(turn=turn + 1, turn_open=True, deadline=deadline)
             )
-            _event(c, code, "turn_opened", {"turn": turn + 1}, now)
+            _event(c, code, "turn_opened", _opened(turn + 1, deadline), now)
         self._roll_open_turn(code)
 
     # --- reading ----------------------------------------------------------------------------

@@ -329,7 +329,7 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
 CurrentPlayer = Annotated[int, Depends(current_player)]
 
 
-def _client_ip(request: Request) -> ipaddress.IPv4Address | ipaddress.IPv6Address | str:
+def _client_ip(request: HTTPConnection) -> ipaddress.IPv4Address | ipaddress.IPv6Address | str:
     """The client's address (from X-Forwarded-For when a trusted proxy sent it), an
     IPv4-mapped IPv6 address as its IPv4; what is no address, as it is."""
     host = request.client.host if request.client else "unknown"
@@ -342,7 +342,7 @@ def _client_ip(request: Request) -> ipaddress.IPv4Address | ipaddress.IPv6Addres
     return address
 
 
-def client_address(request: Request) -> str:
+def client_address(request: HTTPConnection) -> str:
     """The key of the client's address for per-address limits: an IPv4 address as it is, an
     IPv6 address as its /64 network (one customer's line or one host gets a whole /64 and
     picks addresses from it freely)."""
@@ -370,7 +370,7 @@ def qr_modules(url: str) -> list[str]:
     return ["".join("1" if dark else "0" for dark in row) for row in matrix]
 
 
-def client_network(request: Request) -> str:
+def client_network(request: HTTPConnection) -> str:
     """The key of the client's network for limits on guessing (transfer codes): an IPv4
     address's /24, an IPv6 address's /48 (what one site or customer is given)."""
     address = _client_ip(request)
@@ -387,7 +387,7 @@ def background_owners(request: Request, player: int | None) -> list[str]:
     return owners if player is None else [f"player {player}", *owners]
 
 
-async def enforce(request: Request, *hits: Hit) -> None:
+async def enforce(request: HTTPConnection, *hits: Hit) -> None:
     """Count events against rate limits, in order (one Redis round trip for them all when
     the limits are shared); 429 with Retry-After at the first that is exhausted."""
     limits: RateLimits | None = request.app.state.limits

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ..store import Store
 from ..store.rooms import RoomNotFound
 from .deps import TEST_NOW_HEADER, cookie_token, run_store
+from .errors import ApiError
 
 POLL = 1.0
 """Seconds between a connection's reads of the database (other workers' events, the clock)."""
@@ -70,9 +71,11 @@ async def follow_room(
     websocket: WebSocket,
     code: str,
     named: Callable[[Any, int | None, list[Any]], list[Any]],
+    missed: Callable[[], Awaitable[None]],
 ) -> None:
     """Serve one live connection to room ``code`` until the client leaves (``named``: the
-    events as the player reads them, web/routes/rooms.py)."""
+    events as the player reads them, web/routes/rooms.py; ``missed``: counts a code that names
+    no room, raising past the limits)."""
     store: Store = websocket.app.state.store
     carried = cookie_token(websocket)
     player = None
@@ -80,9 +83,16 @@ async def follow_room(
         found = await run_store(store, lambda: store.session(carried[0]))
         player = found.player_id if found is not None else None
     try:
+        if not code.isalnum() or len(code) > 16:
+            raise RoomNotFound(code)
         state = await run_store(store, lambda: store.room(code))
     except RoomNotFound:
-        await websocket.close(code=4404, reason="room_not_found")
+        reason = "room_not_found"
+        try:
+            await missed()
+        except ApiError as limited:
+            reason = limited.code
+        await websocket.close(code=4404 if reason == "room_not_found" else 4429, reason=reason)
         return
     await websocket.accept()
     since = _since(websocket.query_params.get("since"))

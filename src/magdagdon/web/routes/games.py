@@ -167,7 +167,8 @@ async def act(
             return view_response(row, store), None
         # a live room's game: the turn may close now (and the next open: the room rolls); the
         # game is read again only then
-        if store.after_room_action(row.room, now=moment):
+        ending = action["type"] in ("confirm", "accept_magdagdon")
+        if store.after_room_action(row.room, now=moment, ended_by=player if ending else None):
             row = store.get_game(row.id, player)
         return view_response(row, store), row.room
 

@@ -1,8 +1,11 @@
 """Live rooms (store/rooms.py): make one, join it, start it, read its state and its events,
 and follow it live over a WebSocket.
 
-A room's code is a challenge's kind: every request that names one counts against the address
-and its network (``links_per_address``, ``links_per_network``), as challenges' do. The room's
+A room's code is a challenge's kind, as hard to guess: a request that names a room that does
+not exist counts against the address and its network (``links_per_address``,
+``links_per_network``: 429 past them), as a league id that is not the player's does. A room's
+members look it up on every turn (a family at one table shares an address), so a room found is
+not counted. The room's
 clock is the server's: any request that reads a room, and every live connection about once a
 second, closes an open turn whose deadline has passed (once, whichever sees it first:
 store.rooms). Each event goes to the room's live connections of this process at once
@@ -15,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request, Response, WebSocket, status
+from fastapi import APIRouter, Query, Request, Response, WebSocket, status
 from pydantic import BaseModel, Field
 
 from ...engine import Difficulty
@@ -37,6 +40,7 @@ from ..deps import (
     SettingsDep,
     StoreDep,
     client_address,
+    client_network,
     enforce,
     link_origin,
     qr_modules,
@@ -110,8 +114,9 @@ class RoomEventView(BaseModel):
 
     seq: int
     type: str = Field(
-        description="member_joined, room_started, turn_opened (turn), turn_closed (turn, boards: "
-        "each member's board, score, over, coached), room_over (standings)."
+        description="member_joined, room_started, turn_opened (turn, deadline), member_done "
+        "(player, turn), turn_closed (turn, boards: each member's board, score, over, coached), "
+        "room_over (standings)."
     )
     body: dict[str, Any]
     at: datetime
@@ -123,14 +128,18 @@ _ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _code(text: str) -> str:
+async def _code(request: Request, text: str) -> str:
+    """The room's code as written in the address, normalised (a code that cannot be one is a
+    room not found)."""
     code = normal_code(text)
     if not code.isalnum() or len(code) > 16:
-        raise _not_found(text)
+        raise await _not_found(request, text)
     return code
 
 
-def _not_found(code: str) -> ApiError:
+async def _not_found(request: Request, code: str) -> ApiError:
+    """404 ``room_not_found``, the miss counted as a guessed code (429 past the limits)."""
+    await limit_links(request)
     return ApiError(404, "room_not_found", f"There is no room {code!r}.")
 
 
@@ -197,7 +206,7 @@ def room_view(
     )
 
 
-async def _state(store: Store, code: str, now: datetime) -> RoomState:
+async def _state(request: Request, store: Store, code: str, now: datetime) -> RoomState:
     """The room as it stands now, an overdue turn closed first."""
 
     def work() -> RoomState:
@@ -207,7 +216,7 @@ async def _state(store: Store, code: str, now: datetime) -> RoomState:
     try:
         return await run_store(store, work)
     except RoomNotFound:
-        raise _not_found(code) from None
+        raise await _not_found(request, code) from None
 
 
 @router.post(
@@ -242,9 +251,7 @@ async def create_room(
     return RoomLink(code=code, url=url, qr=qr_modules(url))
 
 
-@router.get(
-    "/{code}", response_model=RoomView, dependencies=[Depends(limit_links)], responses=_ROOM_ERRORS
-)
+@router.get("/{code}", response_model=RoomView, responses=_ROOM_ERRORS)
 async def read_room(
     code: str,
     request: Request,
@@ -255,7 +262,7 @@ async def read_room(
 ) -> RoomView:
     """A room's public state: its members (names, scores after the last closed turn, who has
     ended the open turn), phase, turn and clock; your own game once it started."""
-    state = await _state(store, _code(code), moment)
+    state = await _state(request, store, await _code(request, code), moment)
     return room_view(request, settings, state, player, moment)
 
 
@@ -263,7 +270,6 @@ async def read_room(
     "/{code}/members",
     status_code=status.HTTP_201_CREATED,
     response_model=RoomView,
-    dependencies=[Depends(limit_links)],
     responses={
         **_ROOM_ERRORS,
         200: {"model": RoomView, "description": "A member already."},
@@ -282,11 +288,11 @@ async def join_room(
     moment: Now,
 ) -> Response:
     """Join a room before it starts (201; 200 for a member already)."""
-    code = _code(code)
+    code = await _code(request, code)
     try:
         new = await run_store(store, lambda: store.join_room(code, player, now=moment))
     except RoomNotFound:
-        raise _not_found(code) from None
+        raise await _not_found(request, code) from None
     except RoomFull:
         raise ApiError(409, "room_full", f"The room has its {ROOM_SIZE} players.") from None
     except RoomStarted:
@@ -294,7 +300,7 @@ async def join_room(
             409, "room_started", "The room has started without you: you may watch it."
         ) from None
     room_news(request.app, code)
-    view = room_view(request, settings, await _state(store, code, moment), player, moment)
+    view = room_view(request, settings, await _state(request, store, code, moment), player, moment)
     return Response(
         view.model_dump_json(),
         status_code=status.HTTP_201_CREATED if new else status.HTTP_200_OK,
@@ -305,7 +311,6 @@ async def join_room(
 @router.post(
     "/{code}/start",
     response_model=RoomView,
-    dependencies=[Depends(limit_links)],
     responses={
         **_ROOM_ERRORS,
         403: {"model": ErrorResponse, "description": "not_room_maker"},
@@ -322,27 +327,28 @@ async def start_room(
 ) -> RoomView:
     """The maker starts the room: every member gets a game on the room's dice, and the first
     turn opens (the room rolls every member's dice at once)."""
-    code = _code(code)
+    code = await _code(request, code)
     try:
         await run_store(store, lambda: store.start_room(code, player, now=moment))
     except RoomNotFound:
-        raise _not_found(code) from None
+        raise await _not_found(request, code) from None
     except NotRoomMaker:
         raise ApiError(403, "not_room_maker", "Only the room's maker starts it.") from None
     except RoomStarted:
         raise ApiError(409, "room_started", "The room has started already.") from None
     room_news(request.app, code)
-    return room_view(request, settings, await _state(store, code, moment), player, moment)
+    state = await _state(request, store, code, moment)
+    return room_view(request, settings, state, player, moment)
 
 
 @router.get(
     "/{code}/events",
     response_model=list[RoomEventView],
-    dependencies=[Depends(limit_links)],
     responses=_ROOM_ERRORS,
 )
 async def room_events(
     code: str,
+    request: Request,
     player: KnownPlayer,
     store: StoreDep,
     moment: Now,
@@ -352,8 +358,8 @@ async def room_events(
 ) -> list[RoomEventView]:
     """The room's events after ``since``, in order (at most 200 an answer: ask again from the
     last)."""
-    code = _code(code)
-    state = await _state(store, code, moment)
+    code = await _code(request, code)
+    state = await _state(request, store, code, moment)
     events = await run_store(store, lambda: store.room_events(code, since))
     return _names(state, player, events)
 
@@ -363,4 +369,12 @@ async def live(websocket: WebSocket, code: str) -> None:
     """The room's events as they happen, as JSON (``RoomEventView``): from the first, or after
     event ``n`` with ``?since=n`` (a reconnection); ``{"since": n}`` sent on the connection goes
     back to after event ``n``. The connection also closes an overdue turn (the clock)."""
-    await follow_room(websocket, _code(code), _names)
+
+    async def missed() -> None:  # a room not found: counted as a guessed code
+        await enforce(
+            websocket,
+            ("links_per_address", client_address(websocket)),
+            ("links_per_network", client_network(websocket)),
+        )
+
+    await follow_room(websocket, normal_code(code), _names, missed)
