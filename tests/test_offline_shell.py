@@ -23,9 +23,9 @@ def shell() -> set[str]:
 def test_every_script_and_the_pages_catalog_and_rules_are_cached() -> None:
     # docs.js is the API page's, replay.js the replay viewer's page (which needs the network for
     # its game anyway). The screens imported when first opened (account, challenges, leagues,
-    # puzzles, my games, past dailies) are not: the first visit does not pay for them (issues
-    # 34 and 35), they are cached once opened, and after an upgrade the server still answers an
-    # older page for them (store/releases.py)
+    # puzzles, my games, past dailies, live rooms) are not: the first visit does not pay for
+    # them (issues 34 and 35), they are cached once opened, and after an upgrade the server
+    # still answers an older page for them (store/releases.py)
     later = {
         "account.js",
         "challenges.js",
@@ -33,6 +33,7 @@ def test_every_script_and_the_pages_catalog_and_rules_are_cached() -> None:
         "puzzles.js",
         "mygames.js",
         "pastdailies.js",
+        "rooms.js",
         "askname.js",
     }
     scripts = {p.name for p in (STATIC / "js").glob("*.js")} - {"docs.js", "replay.js"} - later
@@ -41,7 +42,7 @@ def test_every_script_and_the_pages_catalog_and_rules_are_cached() -> None:
     missing = files - shell()
     assert not missing, f"add to sw.js's SHELL: {sorted(missing)}"
     assert not {f"/js/{name}" for name in later} & shell()
-    assert "/css/friends.css" not in shell() and "/css/puzzles.css" not in shell()
+    assert not {"/css/friends.css", "/css/puzzles.css", "/css/rooms.css"} & shell()
 
 
 def test_every_listed_file_exists() -> None:

@@ -74,9 +74,9 @@ def test_the_page_names_its_release_and_preloads_the_board(client: TestClient) -
     linked = re.findall(r'(?:href|src)="(/[^"]*)"', page)
     assert linked and all(url.startswith(f"/r/{release}/") for url in linked), linked
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)"', page)
-    # (account.js, challenges.js, leagues.js, puzzles.js, mygames.js and pastdailies.js are
-    # imported when their screens first open, not with the page, and askname.js with three of
-    # them; boot.js is a classic script)
+    # (account.js, challenges.js, leagues.js, puzzles.js, mygames.js, pastdailies.js and
+    # rooms.js are imported when their screens first open, not with the page, and askname.js
+    # with four of them; boot.js is a classic script)
     imported = {p.name for p in (STATIC / "js").glob("*.js")} - {
         "replay.js",
         "docs.js",
@@ -86,6 +86,7 @@ def test_the_page_names_its_release_and_preloads_the_board(client: TestClient) -
         "puzzles.js",
         "mygames.js",
         "pastdailies.js",
+        "rooms.js",
         "askname.js",
         "boot.js",
     }

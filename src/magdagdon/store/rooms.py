@@ -40,6 +40,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game, Phase
+from ..engine.dice import seed_bytes
 from .challenges import new_code
 from .db import Database
 from .errors import StaleVersion
@@ -155,9 +156,16 @@ class Rooms:
     # --- making, joining, starting --------------------------------------------------------
 
     def create_room(
-        self, player_id: int, difficulty: Difficulty, clock: int | None, *, now: datetime
+        self,
+        player_id: int,
+        difficulty: Difficulty,
+        clock: int | None,
+        *,
+        now: datetime,
+        seed: int | None = None,
     ) -> str:
-        """A new room made by ``player_id``, who is its first member; its code."""
+        """A new room made by ``player_id``, who is its first member; its code. ``seed``: the
+        room's dice (a test's choice; a secret random seed otherwise)."""
         if clock is not None and clock not in CLOCKS:
             raise ValueError(f"a room's clock is one of {CLOCKS} seconds, or none")
         for _ in range(5):
@@ -170,7 +178,9 @@ class Rooms:
                             player_id=player_id,
                             difficulty=difficulty.value,
                             clock=clock,
-                            seed=secrets.token_bytes(32).hex(),
+                            seed=(
+                                secrets.token_bytes(32) if seed is None else seed_bytes(seed)
+                            ).hex(),
                             phase="waiting",
                             turn=0,
                             turn_open=False,

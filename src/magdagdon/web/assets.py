@@ -49,6 +49,7 @@ _NOT_THE_GAMES = (
     "js/puzzles.js",
     "js/mygames.js",
     "js/pastdailies.js",
+    "js/rooms.js",
     "js/askname.js",
 )
 """The client's scripts the game's page does not import at first (the replay viewer, loaded on

@@ -26,8 +26,9 @@ from fastapi import FastAPI, WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..store import Store
+from ..store.db import DatabaseTimeout
 from ..store.rooms import RoomNotFound
-from .deps import TEST_NOW_HEADER, cookie_token, run_store
+from .deps import TEST_NOW_HEADER, cookie_token, renew_deadline, run_store
 from .errors import ApiError
 
 POLL = 1.0
@@ -120,6 +121,7 @@ async def follow_room(
                 store.after_room_action(code, now=at)
                 return store.room(code), store.room_events(code, after)[:QUEUE]
 
+            renew_deadline()  # each read has its own (the connection lasts)
             state, events = await run_store(store, work)
             for event in named(state, player, events):
                 await asyncio.wait_for(
@@ -130,6 +132,10 @@ async def follow_room(
                 await asyncio.wait_for(wake.wait(), timeout=POLL)
     except (WebSocketDisconnect, TimeoutError, RuntimeError):
         pass  # the client left, or does not read: it resumes from its last event
+    except DatabaseTimeout:
+        # the database was busy past a read's deadline: the client reconnects and resumes
+        with contextlib.suppress(RuntimeError):
+            await websocket.close(code=1013, reason="try_again")
     finally:
         listener.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):

@@ -6,7 +6,7 @@ from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Request, Response, status
 
-from ...engine import Action, Difficulty, Game
+from ...engine import Action, Difficulty, Game, Phase
 from ...store import GameInProgress, GameRow, GameStatus, Store
 from ..deps import (
     CurrentPlayer,
@@ -125,9 +125,28 @@ def view_response(row: GameRow, store: Store, status_code: int = 200) -> Respons
 
 
 @router.get("/{game_id}", response_model=GameView, responses=_NOT_FOUND)
-async def read_game(game_id: str, player: CurrentPlayer, store: StoreDep) -> Response:
+async def read_game(
+    game_id: str, request: Request, player: CurrentPlayer, store: StoreDep, moment: Now
+) -> Response:
     """One of the player's games."""
-    return await run_store(store, lambda: view_response(store.get_game(game_id, player), store))
+
+    def work() -> tuple[Response, str | None]:
+        row = store.get_game(game_id, player)
+        # a live room's game waiting for its roll: the room's open turn is rolled (or closed,
+        # its clock run out) first, so a member reading it after ``turn_opened`` has its dice
+        changed = (
+            row.room is not None
+            and row.game.phase is Phase.ROLL
+            and store.after_room_action(row.room, now=moment)
+        )
+        if changed:
+            row = store.get_game(game_id, player)
+        return view_response(row, store), row.room if changed else None
+
+    response, changed_room = await run_store(store, work)
+    if changed_room is not None:
+        room_news(request.app, changed_room)
+    return response
 
 
 @router.post(

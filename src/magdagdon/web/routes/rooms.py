@@ -62,6 +62,12 @@ class RoomCreate(Strict):
         description=f"Seconds a turn lasts, one of {', '.join(map(str, CLOCKS))}; null: wait "
         "for everyone."
     )
+    seed: int | None = Field(
+        default=None,
+        ge=0,
+        le=2**53 - 1,
+        description="Test servers only (MAGDAGDON_ALLOW_TEST_SEEDS): the room's dice seed.",
+    )
 
 
 class RoomLink(BaseModel):
@@ -91,6 +97,9 @@ class RoomView(BaseModel):
 
     code: str
     url: str
+    qr: list[str] | None = Field(
+        description="The link as a QR code (rows of 0 and 1) while the room waits for its start."
+    )
     difficulty: Difficulty
     clock: int | None
     phase: str = Field(description="waiting (for the start), playing, over.")
@@ -177,9 +186,11 @@ def room_view(
 ) -> RoomView:
     """The room's public state for ``player`` (a member, or anyone watching)."""
     mine = next((m for m in state.members if m.player_id == player), None)
+    url = _url(request, settings, state.code)
     return RoomView(
         code=state.code,
-        url=_url(request, settings, state.code),
+        url=url,
+        qr=qr_modules(url) if state.phase == "waiting" else None,
         difficulty=state.difficulty,
         clock=state.clock,
         phase=state.phase,
@@ -239,13 +250,16 @@ async def create_room(
         raise ApiError(
             422, "invalid_request", f"clock: one of {', '.join(map(str, CLOCKS))}, or null."
         )
+    if body.seed is not None and not settings.allow_test_seeds:
+        raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
     await enforce(
         request,
         ("rooms_per_player", str(player)),
         ("rooms_per_address", client_address(request)),
     )
     code = await run_store(
-        store, lambda: store.create_room(player, body.difficulty, body.clock, now=moment)
+        store,
+        lambda: store.create_room(player, body.difficulty, body.clock, now=moment, seed=body.seed),
     )
     url = _url(request, settings, code)
     return RoomLink(code=code, url=url, qr=qr_modules(url))

@@ -12,14 +12,15 @@ function hintKey(game) {
   return [game.id, game.turns, game.phase, game.dice.map((d) => d.value).join("")].join("|");
 }
 
-// A challenge's or a league's link in the address (/#challenge=CODE, /#league=INVITE), taken
-// out of it (and its history): {screen, code}, or null.
+// A challenge's, a league's or a live room's link in the address (/#challenge=CODE,
+// /#league=INVITE, /#room=CODE), taken out of it (and its history): {screen, code}, or null.
+const LINK_SCREENS = { challenge: "challenge", league: "league-invite", room: "room" };
 function linkFromAddress() {
   const address = new URL(location.href);
-  const found = /^#(challenge|league)=([A-Za-z0-9-]{1,32})$/.exec(address.hash);
+  const found = /^#(challenge|league|room)=([A-Za-z0-9-]{1,32})$/.exec(address.hash);
   if (!found) return null;
   history.replaceState(history.state, "", `${address.pathname}${address.search}`);
-  return { screen: found[1] === "challenge" ? "challenge" : "league-invite", code: found[2] };
+  return { screen: LINK_SCREENS[found[1]], code: found[2] };
 }
 
 export class Controller {
@@ -131,7 +132,7 @@ export class Controller {
       const last = unreadable ? null : this.preferences.lastGame();
       const remembered = last && (!current || current.id !== last) ? await this.api.game(last).catch(() => null) : null;
       if (remembered && remembered.daily && await this.isPlayable(remembered)) return this.setGame(remembered);
-      if (remembered && (remembered.challenge || remembered.past_daily) && remembered.phase !== "over") return this.setGame(remembered);
+      if (remembered && (remembered.challenge || remembered.past_daily || remembered.room) && remembered.phase !== "over") return this.setGame(remembered);
       // a daily left unfinished when its day ended: said, with today's dailies (below)
       if (remembered && remembered.daily && remembered.phase !== "over") this.dailyEnded(remembered);
       if (current) return this.setGame(current);
@@ -218,7 +219,9 @@ export class Controller {
     const wasOver = this.game && this.game.id === game.id && this.game.phase === "over";
     const wasMagdagdon = this.game && this.game.phase === "magdagdon";
     this.game = game;
-    if (!game.daily && !game.challenge && !game.past_daily) this.regular = { id: game.id, over: game.phase === "over" }; // BACK TO MY GAME's
+    if (!game.daily && !game.challenge && !game.past_daily && !game.room) this.regular = { id: game.id, over: game.phase === "over" }; // BACK TO MY GAME's
+    // a live room's game: its room followed, its bar drawn (rooms.js); another game: no bar
+    if (game.room || this.modules.rooms) this.moduleIntent("rooms", "room-follow", { code: game.room || null });
     this.preferences.rememberGame(game);
     this.ui.animate = this.animations ? animate : [];
     // a hint is the plan of one turn with these dice: it stays while the player follows it
@@ -229,7 +232,7 @@ export class Controller {
     if (game.phase !== "place" && game.phase !== "magdagdon") this.ui.reroll = false;
     if (game.phase !== "magdagdon") this.ui.ruinMode = false;
     if (game.phase === "magdagdon" && !wasMagdagdon && this.animations) this.view.shake();
-    if (game.phase === "over" && !wasOver && this.screen === null && !this.preferences.resultClosed(game.id)) this.open("over");
+    if (game.phase === "over" && !wasOver && this.screen === null && !this.preferences.resultClosed(game.id)) this.open(game.room ? "room" : "over");
   }
 
   // The player leaves the open screen (closes the sheet, or opens another screen from it): a
@@ -291,7 +294,7 @@ export class Controller {
 
   // The game on the board as the server has it now (a regular game: the one in progress).
   shownGameAgain() {
-    const request = this.game.daily || this.game.past_daily ? this.api.game(this.game.id) : this.api.currentGame();
+    const request = this.game.daily || this.game.past_daily || this.game.room ? this.api.game(this.game.id) : this.api.currentGame();
     return request.catch(() => null);
   }
 
@@ -488,8 +491,11 @@ export class Controller {
     this.ui.focus = sq;
     this.ui.whyNot = "";
     if (this.ui.ruinMode) {
-      if (game.ruin_choices.includes(sq)) return this.act({ type: "accept_magdagdon", cell: sq }, (g) => this.phaseMessage(g));
-      return;
+      if (!game.ruin_choices.includes(sq)) return;
+      // (chosen: the answer may be the next turn's MAGDAGDON already, a live room's last
+      // player's turn closing and the next rolling in the same request)
+      this.ui.ruinMode = false;
+      return this.act({ type: "accept_magdagdon", cell: sq }, (g) => this.phaseMessage(g));
     }
     const staged = game.dice.find((d) => d.cell === sq);
     if (staged) return this.act({ type: "unstage", die: staged.index }, () => this.t("announce_taken_back"));
@@ -529,7 +535,7 @@ export class Controller {
   async startNew(difficulty) {
     // a new game abandons the regular game in progress, never a daily: while a daily is shown,
     // ask about the regular game
-    const game = this.game && (this.game.daily || this.game.past_daily) ? await this.api.currentGame().catch(() => null) : this.game;
+    const game = this.game && (this.game.daily || this.game.past_daily || this.game.room) ? await this.api.currentGame().catch(() => null) : this.game;
     if (game && game.phase !== "over" && game.version > 0 && !(await this.dialogs.ask(this.t("abandon_confirm"), this.t("new_game")))) return;
     this.close();
     await this.run(async () => this.setGame(await this.newGame(difficulty)));
@@ -537,7 +543,7 @@ export class Controller {
   }
 
   async changeDifficulty(difficulty) {
-    if (this.game && !this.game.daily && !this.game.past_daily && difficulty === this.game.difficulty) return;
+    if (this.game && !this.game.daily && !this.game.past_daily && !this.game.room && difficulty === this.game.difficulty) return;
     await this.startNew(difficulty);
   }
 

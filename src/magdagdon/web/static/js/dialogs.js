@@ -12,7 +12,7 @@ import { statsSheet } from "./stats.js";
 
 // screen → [title, ...content] from what the controller knows
 const SCREENS = {
-  menu: ({ t, game, news }) => sheets.menu(t, { onDaily: Boolean(game && (game.daily || game.challenge || game.past_daily)), news }),
+  menu: ({ t, game, news }) => sheets.menu(t, { onDaily: Boolean(game && (game.daily || game.challenge || game.past_daily || game.room)), news }),
   scores: ({ t, scores }) => sheets.scores(t, scores),
   settings: ({ t, game, animations }) => sheets.settings(t, { difficulty: game && game.difficulty, language: t.language, animations }),
   rules: ({ t, rules, rulesError }) => sheets.rules(t, rules, rulesError),
@@ -35,6 +35,7 @@ export const MODULES = {
   puzzle: { name: "puzzles", title: "title_puzzles", load: () => import("./puzzles.js") },
   mygames: { name: "mygames", title: "title_mygames", load: () => import("./mygames.js") },
   pastdaily: { name: "pastdailies", title: "title_past_dailies", load: () => import("./pastdailies.js") },
+  room: { name: "rooms", title: "title_room", load: () => import("./rooms.js") },
 };
 
 // Which module's screen or intent this is (its MODULES entry), or null.

@@ -15,6 +15,7 @@ export function menu(t, { onDaily = false, news = 0 } = {}) {
     onDaily ? button("back-to-game", t("back_to_game"), { className: "button primary wide" }) : null,
     button("new-game", t("new_game")),
     button("open", t("daily_challenge"), { "data-screen": "daily" }),
+    button("open", t("play_together"), { "data-screen": "room" }),
     button("how-to-play", t("how_to_play")),
     button("open", t("high_scores"), { "data-screen": "scores" }),
     button("open", t("statistics"), { "data-screen": "stats" }),

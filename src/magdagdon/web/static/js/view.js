@@ -147,9 +147,13 @@ export class View {
     const key = `${game.id}|${t.language}`;
     if (chip.dataset.key === key) return;
     chip.dataset.key = key;
-    chip.classList.toggle("daily-chip", Boolean(game.daily || game.past_daily));
+    chip.classList.toggle("daily-chip", Boolean(game.daily || game.past_daily || game.room));
     chip.classList.toggle("past-chip", Boolean(game.past_daily));
-    if (game.past_daily) { // a past day's dice: the chip opens the past dailies
+    if (game.room) { // a live room's game: the chip opens the room's standings
+      chip.replaceChildren(el("span", { class: "chip-daily", text: t("room_chip") }), " ", el("span", { text: name }));
+      chip.dataset.screen = "room";
+      chip.setAttribute("aria-label", t("room_is", { name }));
+    } else if (game.past_daily) { // a past day's dice: the chip opens the past dailies
       // (the space between the two lines is not drawn in the flex column: it keeps the chip's
       // text "Past #2 PEACEFUL", as its accessible name begins, not "Past #2PEACEFUL")
       chip.replaceChildren(el("span", { class: "chip-daily", text: t("past_daily_chip", { number: game.past_daily.number }) }), " ", el("span", { text: name }));
@@ -383,7 +387,9 @@ export class View {
   renderActions(game, ui, t) {
     const row = this.$("actions");
     const busy = ui.busy;
-    if (game.phase === "roll") {
+    if (game.phase === "roll" && game.room) { // a live room rolls for everyone at once
+      row.replaceChildren(el("p", { class: "room-wait", role: "status", text: t("room_waiting_turn") }));
+    } else if (game.phase === "roll") {
       row.replaceChildren(button("roll", t("roll"), { className: "button primary", disabled: busy || !game.can_roll }));
     } else if (game.phase === "place") {
       row.replaceChildren(
@@ -401,8 +407,8 @@ export class View {
     } else {
       // a finished daily: the way back to the player's own game comes first
       row.replaceChildren(
-        button("open", t("result"), { "data-screen": "over" }),
-        game.daily || game.past_daily
+        button("open", t("result"), { "data-screen": game.room ? "room" : "over" }),
+        game.daily || game.past_daily || game.room
           ? button("back-to-game", t("back_to_game"), { className: "button primary wide", disabled: busy })
           : button("new-game", t("new_game"), { className: "button primary", disabled: busy }),
       );
