@@ -9,15 +9,20 @@ The clock moves by the test server's header (``X-Magdagdon-Test-Now``), never by
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from magdagdon.settings import Settings
+from magdagdon.web import live as live_module
 from magdagdon.web.app import create_app
 from magdagdon.web.deps import TEST_NOW_HEADER
+from magdagdon.web.live import close_overdue
 
 from ..utils.api import ViewPlayer, act
 
@@ -327,3 +332,87 @@ def test_rooms_made_are_limited_per_player(database_url: str) -> None:
         assert c.post("/api/rooms", json=body).status_code == 201
         r = c.post("/api/rooms", json=body)
         assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+
+
+def test_the_clock_watcher_closes_an_overdue_turn_with_nobody_looking(
+    app: Any, people: list[TestClient]
+) -> None:
+    """Every process watches the rooms' deadlines about once a second (``watch_clocks``, which
+    a test server leaves out: its clock is its requests' header); here its one look,
+    ``close_overdue``, on a settable clock."""
+    ann, ben, _, _ = people
+    code = made(ann, clock=60)
+    ben.post(f"/api/rooms/{code}/members")
+    ann.post(f"/api/rooms/{code}/start")
+    end_turn(ann, game(ann, code))
+    store = app.state.store
+
+    def look(moment: str) -> list[str]:
+        when = datetime.fromisoformat(moment).replace(tzinfo=UTC)
+        return list(ann.portal.call(close_overdue, app, store, when))  # type: ignore[union-attr]
+
+    assert look("2026-12-20T12:00:59") == []
+    assert store.room(code).turn == 1
+    assert look("2026-12-20T12:01:00") == [code]
+    state = store.room(code)
+    assert state.turn == 2 and state.turn_open
+    assert [m.coached for m in state.members] == [[], [1]]
+    assert look("2026-12-20T12:01:30") == []  # (turn 2's deadline is 12:02:00)
+
+
+def receive(live: Any, timeout: float = 30) -> dict[str, Any]:
+    """The next event on a live connection, or a failure after ``timeout`` seconds (a test
+    never hangs on an event that does not come)."""
+    pool = ThreadPoolExecutor(1)
+    try:
+        return dict(pool.submit(live.receive_json).result(timeout=timeout))
+    finally:
+        pool.shutdown(wait=False)  # (a thread still waiting is left behind, not waited for)
+
+
+def test_workers_hear_of_each_others_rooms_through_redis(
+    settings: Settings, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three server processes (three apps) on one database and one Redis: the two members act
+    on two of them, a spectator follows on the third, which reads the database only when Redis
+    tells it to (its own reads slowed to a minute): every event arrives, in order, none
+    twice."""
+    monkeypatch.setattr(live_module, "POLL", 60.0)
+    monkeypatch.setattr(live_module, "POLL_SUBSCRIBED", 60.0)
+    shared = settings.model_copy(update={"redis_url": redis_url})
+    one, two, other = create_app(shared), create_app(shared), create_app(shared)
+    with (
+        TestClient(one) as ann,
+        TestClient(two) as ben,
+        TestClient(other) as dee,
+    ):
+        for client in (ann, ben, dee):
+            at(client, START)
+        code = made(ann)
+        ben.post(f"/api/rooms/{code}/members")
+        hub = other.state.room_hub
+        for _ in range(300):  # its subscription is made at its start, in a task
+            if hub.channel is not None and hub.channel.subscribed:
+                break
+            dee.portal.call(asyncio.sleep, 0.05)  # type: ignore[union-attr]
+        assert hub.channel.subscribed
+        with dee.websocket_connect(f"/api/rooms/{code}/live") as live:
+            seen = [receive(live)["seq"], receive(live)["seq"]]  # the two members' joining
+            ann.post(f"/api/rooms/{code}/start")
+            seen += [receive(live)["seq"], receive(live)["seq"]]  # started, turn 1 opened
+            while True:
+                for p in (ann, ben):
+                    view = game(p, code)
+                    if view["phase"] != "over":
+                        end_turn(p, view)
+                event = receive(live)
+                seen.append(event["seq"])
+                while event["type"] != "turn_closed":
+                    event = receive(live)
+                    seen.append(event["seq"])
+                if room(dee, code)["phase"] == "over":
+                    seen.append(receive(live)["seq"])  # room_over
+                    break
+                seen.append(receive(live)["seq"])  # the next turn opened
+        assert seen == list(range(1, len(seen) + 1))
+        assert events(dee, code)[-1]["seq"] == seen[-1]

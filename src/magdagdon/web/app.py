@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -30,6 +32,7 @@ from .coach_pool import Background, CoachPool
 from .deps import HEAD_SCOPE_KEY, OUTCOME_GRACE, current_player, store_work
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
+from .live import room_hub, watch_clocks
 from .request_id import RequestIdMiddleware
 from .routes import (
     account,
@@ -202,9 +205,25 @@ def create_app(
         gc.collect()
         gc.freeze()
         watching = exit_with_parent()
+        # live rooms: their news between processes (Redis), and the turns' clock (a test
+        # server's clock is its requests' header, so it has no watcher of the real time)
+        hub = room_hub(app)
+        tasks = []
         if link is not None:
             await link.start()
+            from .shared import RoomChannel
+
+            hub.channel = RoomChannel(link, hub.wake)
+            tasks.append(asyncio.create_task(hub.channel.run()))
+        if not settings.allow_test_seeds:
+            tasks.append(asyncio.create_task(watch_clocks(app)))
         yield
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        hub.channel = None
         if watching:
             watching.set()
         if link is not None:

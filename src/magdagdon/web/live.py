@@ -18,8 +18,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
@@ -32,24 +34,92 @@ from .deps import TEST_NOW_HEADER, cookie_token, renew_deadline, run_store
 from .errors import ApiError
 
 POLL = 1.0
-"""Seconds between a connection's reads of the database (other workers' events, the clock)."""
+"""Seconds between a connection's reads of the database (other workers' events, the clock)
+while no news come from Redis."""
+POLL_SUBSCRIBED = 10.0
+"""The same while Redis's news arrive (:class:`~magdagdon.web.shared.RoomChannel`): a read
+only in case a message was lost."""
+CLOCK_EVERY = 1.0
+"""Seconds between the clock watcher's looks at the rooms whose turn is overdue."""
 SEND_TIMEOUT = 10.0
 """Seconds a send may wait for a client that does not read: then the connection is closed."""
 QUEUE = 200
 """The most events sent in one go (a client far behind gets the rest on the next read)."""
 
+log = logging.getLogger(__name__)
 
-def _wakers(app: FastAPI) -> dict[str, set[asyncio.Event]]:
-    wakers: dict[str, set[asyncio.Event]] | None = getattr(app.state, "room_wakers", None)
-    if wakers is None:
-        wakers = app.state.room_wakers = {}
-    return wakers
+
+class RoomHub:
+    """This process's live connections, by room: woken by this process's changes to a room
+    and, with Redis (``channel``), by every other process's."""
+
+    def __init__(self) -> None:
+        """No connection yet, no channel."""
+        self.wakers: dict[str, set[asyncio.Event]] = {}
+        self.channel: Any = None  # a RoomChannel once Redis is configured (web/shared.py)
+        self._sending: set[asyncio.Task[None]] = set()
+
+    @property
+    def poll(self) -> float:
+        """Seconds between a connection's reads of the database."""
+        return POLL_SUBSCRIBED if self.channel is not None and self.channel.subscribed else POLL
+
+    def wake(self, code: str | None) -> None:
+        """Room ``code``'s connections of this process read now (None: every room's)."""
+        rooms = list(self.wakers.values()) if code is None else [self.wakers.get(code, set())]
+        for events in rooms:
+            for event in list(events):
+                event.set()
+
+    def news(self, code: str) -> None:
+        """Room ``code`` changed in this process: its connections here read now, and the
+        other processes are told (through Redis, when configured)."""
+        self.wake(code)
+        if self.channel is not None:
+            task = asyncio.get_running_loop().create_task(self.channel.publish(code))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+
+def room_hub(app: FastAPI) -> RoomHub:
+    """The app's :class:`RoomHub` (made on first use)."""
+    hub: RoomHub | None = getattr(app.state, "room_hub", None)
+    if hub is None:
+        hub = app.state.room_hub = RoomHub()
+    return hub
 
 
 def room_news(app: FastAPI, code: str) -> None:
-    """Something happened in room ``code`` (in this process): its connections read now."""
-    for event in list(_wakers(app).get(code, ())):
-        event.set()
+    """Something happened in room ``code`` (in this process): its connections read now, here
+    and (with Redis) in every other process."""
+    room_hub(app).news(code)
+
+
+async def watch_clocks(
+    app: FastAPI, clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+) -> None:
+    """Close every overdue turn about once a second, until cancelled: the server's clock
+    holds with nobody looking at the room (every process watches; a turn closes once)."""
+    store: Store = app.state.store
+    while True:
+        await asyncio.sleep(CLOCK_EVERY)
+        try:
+            await close_overdue(app, store, clock())
+        except Exception:  # (the database away: the next look tries again)
+            log.warning("the rooms' clock could not be checked", exc_info=True)
+
+
+async def close_overdue(app: FastAPI, store: Store, now: datetime) -> list[str]:
+    """Close the turns overdue at ``now`` (the coach ends them for the late); the rooms
+    changed."""
+    renew_deadline()
+    changed = []
+    for code in await run_store(store, lambda: store.open_rooms_due(now)):
+        renew_deadline()
+        if await run_store(store, partial(store.after_room_action, code, now=now)):
+            room_news(app, code)
+            changed.append(code)
+    return changed
 
 
 def _since(text: str | None) -> int:
@@ -98,7 +168,8 @@ async def follow_room(
     await websocket.accept()
     since = _since(websocket.query_params.get("since"))
     wake = asyncio.Event()
-    wakers = _wakers(websocket.app)
+    hub = room_hub(websocket.app)
+    wakers = hub.wakers
     wakers.setdefault(code, set()).add(wake)
 
     async def listen() -> None:
@@ -129,7 +200,7 @@ async def follow_room(
                 )
                 since = max(since, event.seq)
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=POLL)
+                await asyncio.wait_for(wake.wait(), timeout=hub.poll)
     except (WebSocketDisconnect, TimeoutError, RuntimeError):
         pass  # the client left, or does not read: it resumes from its last event
     except DatabaseTimeout:

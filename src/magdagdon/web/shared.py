@@ -1,6 +1,6 @@
 """What every server process shares through Redis when ``MAGDAGDON_REDIS_URL`` is set: the
-rate limits' token buckets (:class:`SharedLimits`) and the reviews (``caches.ReviewCache``
-with a :class:`RedisLink` as its remote store).
+rate limits' token buckets (:class:`SharedLimits`), the reviews (``caches.ReviewCache``
+with a :class:`RedisLink` as its remote store) and live rooms' news (:class:`RoomChannel`).
 
 Only ``create_app`` imports this module, and only with the setting, so a server without Redis
 never imports the client library (the ``redis`` extra: ``pip install 'magdagdon[redis]'``).
@@ -15,6 +15,7 @@ without it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
@@ -248,3 +249,61 @@ class SharedLimits:
         except RedisUnavailable:
             return await self.fallback.check(hits)
         return wait or None
+
+
+ROOMS_CHANNEL: Final = "magdagdon:rooms"
+"""The pub/sub channel of live rooms' news: a message is the code of a room that changed."""
+
+
+class RoomChannel:
+    """Live rooms' news between server processes and hosts (``web/live.py``): a process that
+    changed a room publishes its code; every process's subscriber wakes its own connections
+    to that room, which read the room's new events from the database (the truth: a message is
+    only a nudge, and one lost costs the connection's next regular read, never an event).
+
+    While the subscription is down (Redis away or restarted) :attr:`subscribed` is False and
+    the connections read the database every second as without Redis; once it is back every
+    connection of the process is woken once, for whatever it may have missed.
+    """
+
+    def __init__(self, link: RedisLink, wake: Callable[[str | None], None]) -> None:
+        """News through ``link``'s Redis; ``wake(code)`` wakes a room's connections (None:
+        all of them)."""
+        self.link = link
+        self.wake = wake
+        self.subscribed = False
+
+    async def publish(self, code: str) -> None:
+        """Say that room ``code`` changed (nothing when Redis is away)."""
+        with contextlib.suppress(RedisUnavailable):
+            await self.link.run(lambda client: client.publish(ROOMS_CHANNEL, code))
+
+    async def run(self) -> None:
+        """Subscribe and wake the rooms named, until cancelled; subscribe again after a
+        failure, every :attr:`RedisLink.retry_every` seconds."""
+        while True:
+            client = aioredis.Redis.from_url(
+                self.link.url, socket_connect_timeout=self.link.timeout, retry=Retry(NoBackoff(), 0)
+            )
+            try:
+                async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
+                    await pubsub.subscribe(ROOMS_CHANNEL)
+                    self.subscribed = True
+                    self.wake(None)  # (what came while unsubscribed)
+                    while True:
+                        message = await pubsub.get_message(timeout=5.0)
+                        if message is None:
+                            await pubsub.ping()  # a dead connection is found out
+                            continue
+                        data = message.get("data")
+                        if message.get("type") == "message" and isinstance(data, bytes):
+                            self.wake(data.decode("ascii", "replace"))
+            except (RedisError, OSError) as exc:
+                if self.subscribed:
+                    log.warning("live rooms' news from Redis stopped (%s): read each second", exc)
+                self.subscribed = False
+            finally:
+                self.subscribed = False
+                with contextlib.suppress(RedisError, OSError):
+                    await client.aclose()
+            await asyncio.sleep(self.link.retry_every)
