@@ -416,3 +416,38 @@ def test_workers_hear_of_each_others_rooms_through_redis(
                 seen.append(receive(live)["seq"])  # the next turn opened
         assert seen == list(range(1, len(seen) + 1))
         assert events(dee, code)[-1]["seq"] == seen[-1]
+
+
+def test_play_again_makes_one_next_room_that_the_others_join(people: list[TestClient]) -> None:
+    ann, ben, cy, _ = people
+    code = made(ann, clock=60)
+    ben.post(f"/api/rooms/{code}/members")
+    r = ann.post(f"/api/rooms/{code}/again")
+    assert r.status_code == 409 and code_of(r) == "room_not_over"  # (not even started)
+    ann.post(f"/api/rooms/{code}/start")
+    while room(cy, code)["phase"] != "over":
+        for p in (ann, ben):
+            view = game(p, code)
+            if view["phase"] != "over" and view["phase"] != "roll":
+                end_turn(p, view)
+    r = cy.post(f"/api/rooms/{code}/again")
+    assert r.status_code == 403 and code_of(r) == "not_room_member"
+    first = ben.post(f"/api/rooms/{code}/again")  # ben asks first: he makes it
+    assert first.status_code == 201, first.json()
+    again = first.json()["code"]
+    assert again != code and first.json()["url"].endswith(f"#room={again}")
+    joined = ann.post(f"/api/rooms/{code}/again")
+    assert joined.status_code == 200 and joined.json()["code"] == again
+    assert ann.post(f"/api/rooms/{code}/again").json()["code"] == again  # (twice: the same)
+    said = events(cy, code)[-1]
+    assert said["type"] == "room_again" and said["body"]["code"] == again
+    assert said["body"]["player"]["name"] == "Ben"
+    assert room(cy, code)["next"] == again
+    state = room(ann, again)
+    assert state["phase"] == "waiting" and state["clock"] == 60
+    assert state["difficulty"] == "survival"
+    assert {m["name"]: m["maker"] for m in state["members"]} == {"Ben": True, "Ann": False}
+    # new dice: the next room's games are not the last room's
+    ben.post(f"/api/rooms/{again}/start")
+    old, new = game(ben, code), game(ben, again)
+    assert old["id"] != new["id"] and new["turns"] == 0

@@ -212,6 +212,14 @@ def test_three_players_play_a_room_to_its_end(browser: Any, live_server: str) ->
             )
             expect(sheet.locator(".room-finals .mini")).to_have_count(3)
         measure(ann, "room-final-en", TEXTS)
+        # PLAY AGAIN: Ben makes the next room; Ann is told, and joins it from her sheet
+        ben.locator("#sheet [data-intent='room-again']").click()
+        expect(ben.locator("#sheet .room-members li.mine")).to_contain_text("Ben")
+        expect(ann.locator("#sheet")).to_contain_text(words("en", "room_again_note"))
+        ann.locator("#sheet [data-intent='room-again']").click()
+        expect(ann.locator("#sheet .room-members li")).to_have_count(2)
+        expect(ben.locator("#sheet .room-members li")).to_have_count(2)  # (her joining, live)
+        expect(ben.locator("#sheet [data-intent='room-start']")).to_be_visible()
         # the room's games stay out of the high scores
         table = ann.request.get(f"{live_server}/api/highscores/nightmare").json()
         assert not any(r["name"] in ("Ann", "Ben", "Cy") for r in table["rows"])

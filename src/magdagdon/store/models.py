@@ -531,6 +531,8 @@ rooms = Table(
     Column("created_at", UTCDateTime(), nullable=False, default=utcnow),
     Column("started_at", UTCDateTime(), nullable=True),
     Column("finished_at", UTCDateTime(), nullable=True),
+    # PLAY AGAIN: the room its members made to play again once this one was over
+    Column("next_code", String(16), nullable=True),
     Index("ix_rooms_due", "phase", "deadline"),
 )
 """Live rooms: friends playing the same dice turn by turn (store.rooms)."""

@@ -74,6 +74,14 @@ class NotRoomMaker(Exception):
     """Only the room's maker may do this."""
 
 
+class NotRoomMember(Exception):
+    """Only the room's members may do this."""
+
+
+class RoomNotOver(Exception):
+    """The room is still being played."""
+
+
 @dataclass(frozen=True)
 class RoomMember:
     """A member of a room as everyone sees them."""
@@ -107,6 +115,8 @@ class RoomState:
     """The number of the room's last event."""
     members: list[RoomMember]
     created_at: datetime
+    next_code: str | None = None
+    """The room its members made to play again (PLAY AGAIN), once this one is over."""
 
 
 @dataclass(frozen=True)
@@ -278,6 +288,50 @@ class Rooms:
             deadline = now + timedelta(seconds=room.clock) if room.clock else None
             _event(c, code, "turn_opened", _opened(1, deadline), now)
         self._roll_open_turn(code)
+
+    def play_again(self, code: str, player_id: int, *, now: datetime) -> tuple[str, bool]:
+        """PLAY AGAIN in a room that is over: the first member to ask makes the next room (new
+        dice, the same difficulty and clock; a ``room_again`` event in this one says which),
+        the others join it. Its code, and whether it was made now.
+        :class:`NotRoomMember`, :class:`RoomNotOver`; :class:`RoomStarted` or :class:`RoomFull`
+        from the next room."""
+        with self.db.transaction(write=True) as c:
+            room = c.execute(select(rooms).where(rooms.c.code == code).with_for_update()).first()
+            if room is None:
+                raise RoomNotFound(code)
+            member = c.scalar(
+                select(room_members.c.player_id).where(
+                    room_members.c.code == code, room_members.c.player_id == player_id
+                )
+            )
+            if member is None:
+                raise NotRoomMember(code)
+            if room.phase != "over":
+                raise RoomNotOver(code)
+            following = room.next_code
+        if following is not None:
+            self.join_room(following, player_id, now=now)
+            return following, False
+        made = self.create_room(player_id, Difficulty(room.difficulty), room.clock, now=now)
+        with self.db.transaction(write=True) as c:
+            linked = c.execute(
+                update(rooms)
+                .where(rooms.c.code == code, rooms.c.next_code.is_(None))
+                .values(next_code=made)
+            )
+            if linked.rowcount == 1:
+                _event(c, code, "room_again", {"code": made, "player": player_id}, now)
+        if linked.rowcount != 1:  # another member made it first: that one is joined
+            self._forget_room(made)
+            return self.play_again(code, player_id, now=now)
+        return made, True
+
+    def _forget_room(self, code: str) -> None:
+        """A room made and never used (lost a race): gone."""
+        with self.db.transaction(write=True) as c:
+            c.execute(delete(room_events).where(room_events.c.code == code))
+            c.execute(delete(room_members).where(room_members.c.code == code))
+            c.execute(delete(rooms).where(rooms.c.code == code))
 
     # --- turns ------------------------------------------------------------------------------
 
@@ -492,6 +546,7 @@ class Rooms:
             seq=room.seq,
             members=members,
             created_at=aware(room.created_at),
+            next_code=room.next_code,
         )
 
     def room_events(self, code: str, since: int = 0) -> list[RoomEvent]:

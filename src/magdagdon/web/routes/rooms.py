@@ -16,7 +16,7 @@ workers and hosts get every event too, in order, none twice.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response, WebSocket, status
 from pydantic import BaseModel, Field
@@ -25,11 +25,12 @@ from ...engine import Difficulty
 from ...store import Store
 from ...store.challenges import normal_code
 from ...store.rooms import (
-    CLOCKS,
     ROOM_SIZE,
     NotRoomMaker,
+    NotRoomMember,
     RoomFull,
     RoomNotFound,
+    RoomNotOver,
     RoomStarted,
     RoomState,
 )
@@ -58,9 +59,8 @@ class RoomCreate(Strict):
     """A new room: its difficulty and its turn clock."""
 
     difficulty: Difficulty
-    clock: int | None = Field(
-        description=f"Seconds a turn lasts, one of {', '.join(map(str, CLOCKS))}; null: wait "
-        "for everyone."
+    clock: Literal[30, 60, 120] | None = Field(
+        description="Seconds a turn lasts; null: wait for everyone."
     )
     seed: int | None = Field(
         default=None,
@@ -116,6 +116,10 @@ class RoomView(BaseModel):
         description="Your game in this room once it started (GET /api/games/{id}; its actions "
         "go through POST /api/games/{id}/actions)."
     )
+    next: str | None = Field(
+        description="PLAY AGAIN: the code of the room its members made to play again, once "
+        "this one is over (POST /api/rooms/{code}/again joins it)."
+    )
 
 
 class RoomEventView(BaseModel):
@@ -125,7 +129,7 @@ class RoomEventView(BaseModel):
     type: str = Field(
         description="member_joined, room_started, turn_opened (turn, deadline), member_done "
         "(player, turn), turn_closed (turn, boards: each member's board, score, over, coached), "
-        "room_over (standings)."
+        "room_over (standings), room_again (code: the next room, player: who made it)."
     )
     body: dict[str, Any]
     at: datetime
@@ -214,6 +218,7 @@ def room_view(
         member=mine is not None,
         maker=player == state.maker_id,
         game_id=mine.game_id if mine is not None else None,
+        next=state.next_code,
     )
 
 
@@ -246,10 +251,6 @@ async def create_room(
 ) -> RoomLink:
     """Make a room (you are its first member): its code and link. Counted against the
     player's and the address's rooms an hour."""
-    if body.clock is not None and body.clock not in CLOCKS:
-        raise ApiError(
-            422, "invalid_request", f"clock: one of {', '.join(map(str, CLOCKS))}, or null."
-        )
     if body.seed is not None and not settings.allow_test_seeds:
         raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
     await enforce(
@@ -353,6 +354,63 @@ async def start_room(
     room_news(request.app, code)
     state = await _state(request, store, code, moment)
     return room_view(request, settings, state, player, moment)
+
+
+@router.post(
+    "/{code}/again",
+    status_code=status.HTTP_201_CREATED,
+    response_model=RoomLink,
+    responses={
+        **_ROOM_ERRORS,
+        200: {"model": RoomLink, "description": "Joined the room another member made."},
+        403: {"model": ErrorResponse, "description": "not_room_member"},
+        409: {
+            "model": ErrorResponse,
+            "description": "room_not_over; from the next room: room_started, room_full.",
+        },
+    },
+)
+async def play_again(
+    code: str,
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    settings: SettingsDep,
+    moment: Now,
+) -> Response:
+    """PLAY AGAIN once the room is over: new dice, the same difficulty and clock, the same
+    friends. The first member to ask makes the next room (201; a ``room_again`` event tells
+    the others its code); the others join it (200). Counted against the rooms made an
+    hour."""
+    code = await _code(request, code)
+    await enforce(
+        request,
+        ("rooms_per_player", str(player)),
+        ("rooms_per_address", client_address(request)),
+    )
+    try:
+        again, made = await run_store(store, lambda: store.play_again(code, player, now=moment))
+    except RoomNotFound:
+        raise await _not_found(request, code) from None
+    except NotRoomMember:
+        raise ApiError(403, "not_room_member", "Only the room's players play it again.") from None
+    except RoomNotOver:
+        raise ApiError(409, "room_not_over", "The room is still being played.") from None
+    except RoomFull:
+        raise ApiError(409, "room_full", f"The room has its {ROOM_SIZE} players.") from None
+    except RoomStarted:
+        raise ApiError(
+            409, "room_started", "The next room has started without you: you may watch it."
+        ) from None
+    room_news(request.app, code)
+    room_news(request.app, again)
+    url = _url(request, settings, again)
+    link = RoomLink(code=again, url=url, qr=qr_modules(url))
+    return Response(
+        link.model_dump_json(),
+        status_code=status.HTTP_201_CREATED if made else status.HTTP_200_OK,
+        media_type="application/json",
+    )
 
 
 @router.get(

@@ -103,6 +103,7 @@ export class Rooms {
       }
       case "room-board": this.enlarged = data.name; return this.c.open("room");
       case "room-play": return this.showGame();
+      case "room-again": return this.again();
       case "room-new": // another room: the form again
         this.reset();
         return this.c.paint();
@@ -171,6 +172,28 @@ export class Rooms {
     }
     if (!failed) this.c.view.announce(this.c.t("room_joined"));
     await this.refresh();
+  }
+
+  // PLAY AGAIN: the next room (made now, or the one another member made), before its start
+  async again() {
+    const code = this.code;
+    let next = null;
+    let failed = null;
+    await this.c.run(async () => {
+      try {
+        next = await this.c.api.request("POST", `/api/rooms/${enc(code)}/again`);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== "room_started") throw error;
+        failed = error; // the next room started without this player: they may watch it
+      }
+    });
+    const target = next ? next.code : failed && this.state && this.state.next;
+    if (!target || code !== this.code) return;
+    this.reset();
+    this.code = target;
+    if (failed) this.notice = this.c.errorText(failed);
+    await this.refresh();
+    if (!this.c.screen) await this.c.open("room");
   }
 
   async start() {
@@ -301,6 +324,11 @@ export class Rooms {
         if (this.c.screen === "room") this.c.paint();
         return;
       }
+      case "room_again":
+        if (state) state.next = body.code;
+        if (body.player && !body.player.me) this.c.view.announce(t("room_again_made", { name: who(t, body.player.name) }));
+        if (this.c.screen === "room") this.c.paint();
+        return;
       case "room_over":
         this.standings = body.standings;
         if (state) Object.assign(state, { phase: "over", turn_open: false });
@@ -472,10 +500,12 @@ export class Rooms {
     const actions = [];
     if (state.game_id && !over && this.c.game?.id !== state.game_id) actions.push(button("room-play", t("room_to_board"), { className: "button primary wide" }));
     else if (state.game_id && !over) actions.push(button("close", t("room_to_board"), { className: "button primary wide" }));
-    if (over || !state.member) actions.push(button("back-to-game", t("back_to_game"), { className: over ? "button primary wide" : "button" }));
+    if (over || !state.member) actions.push(button("back-to-game", t("back_to_game")));
+    if (over && state.member) actions.unshift(button("room-again", t("room_again"), { className: "button primary wide" }));
     if (over) actions.push(button("room-new", t("room_another")));
     if (!state.member) actions.unshift(el("p", { class: "note", text: t("room_watching") }));
-    return [el("h3", { text: caption }), table, large, finals, el("div", { class: "actions" }, ...actions)];
+    const next = over && state.next ? el("p", { class: "note", role: "status", text: t("room_again_note") }) : null;
+    return [el("h3", { text: caption }), table, large, finals, next, el("div", { class: "actions" }, ...actions)];
   }
 }
 
