@@ -14,6 +14,7 @@ from datetime import date, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
+from starlette.convertors import Convertor, register_url_convertor
 
 from ...engine import Difficulty
 from ...store import EPOCH, GameStatus, PastDay, daily_finish_by, daily_number, daily_over
@@ -65,7 +66,16 @@ def _state(entry: PastDay | None, over: bool) -> CalendarState:
     return "past_active" if entry.past else "unfinished"
 
 
-@router.get("/past/{difficulty}", response_model=DailyCalendar)
+@router.get(
+    "/past/{difficulty}",
+    response_model=DailyCalendar,
+    responses={
+        404: {
+            "model": ErrorResponse,
+            "description": "daily_not_found: no daily in that month (before #1, after today).",
+        }
+    },
+)
 async def calendar(
     difficulty: Difficulty,
     player: KnownPlayer,
@@ -117,8 +127,24 @@ async def calendar(
     )
 
 
+class DayConvertor(Convertor[str]):
+    """A day in a path (digits and dashes): ``/api/daily/past/peaceful`` is then no day's
+    path, and a POST to it answers 405 (its GET is the calendar) rather than a day refused."""
+
+    regex = r"[0-9][0-9-]*"  # (its exact form is DAY's pattern: 422 when it is wrong)
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("day", DayConvertor())
+
+
 @router.post(
-    "/{date}/{difficulty}",
+    "/{date:day}/{difficulty}",
     status_code=status.HTTP_201_CREATED,
     response_model=GameView,
     dependencies=[Depends(limit_games)],

@@ -272,7 +272,7 @@ async def next_puzzle(
     player: CurrentPlayer,
     store: StoreDep,
     difficulty: Difficulty | None = None,
-    theme: Annotated[str | None, Query(max_length=32)] = None,
+    theme: Annotated[str | None, Query(max_length=32, pattern=r"^[a-z_]*$")] = None,
     mode: Literal["rated", "streak", "own"] = "rated",
 ) -> PuzzleView:
     """The next puzzle near your rating (never one you were given before, nor one of your own
@@ -518,7 +518,7 @@ async def my_games(
     player: CurrentPlayer,
     store: StoreDep,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    before: Annotated[str | None, Query(max_length=32)] = None,
+    before: Annotated[str | None, Query(max_length=32, pattern=r"^[^\x00]*$")] = None,
     difficulty: Difficulty | None = None,
 ) -> MyGamesView:
     """Your finished games, newest first, ``limit`` a page; ``before``: the last game of the
