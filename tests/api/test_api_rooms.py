@@ -10,6 +10,7 @@ The clock moves by the test server's header (``X-Magdagdon-Test-Now``), never by
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -24,7 +25,7 @@ from magdagdon.web.app import create_app
 from magdagdon.web.deps import TEST_NOW_HEADER
 from magdagdon.web.live import close_overdue
 
-from ..utils.api import ViewPlayer, act
+from ..utils.api import COACH_WAIT, ViewPlayer, act
 
 START = "2026-12-20T12:00:00"
 
@@ -430,6 +431,11 @@ def test_play_again_makes_one_next_room_that_the_others_join(people: list[TestCl
             view = game(p, code)
             if view["phase"] != "over" and view["phase"] != "roll":
                 end_turn(p, view)
+    # the coach's score on the room's dice, computed in the background once asked for
+    deadline = time.monotonic() + COACH_WAIT
+    while (coach := room(cy, code)["coach"]) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert isinstance(coach, int) and coach > 0
     r = cy.post(f"/api/rooms/{code}/again")
     assert r.status_code == 403 and code_of(r) == "not_room_member"
     first = ben.post(f"/api/rooms/{code}/again")  # ben asks first: he makes it

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from ..utils.api import ViewPlayer
+from ..utils.api import COACH_WAIT_MS, ViewPlayer
 from ..utils.ui import UiPlayer
 from .test_browser_challenges import fits, post_as
 from .test_browser_daily_clock import SIZES, at
@@ -211,7 +211,10 @@ def test_three_players_play_a_room_to_its_end(browser: Any, live_server: str) ->
                 [number(f) for f in finals]
             )
             expect(sheet.locator(".room-finals .mini")).to_have_count(3)
-        measure(ann, "room-final-en", TEXTS)
+        # the coach's score on the same dice, once the background has played them
+        coach = ann.locator("#sheet .coach-line")
+        expect(coach).to_have_text(re.compile(r"\d"), timeout=COACH_WAIT_MS)
+        measure(ann, "room-final-three-en", TEXTS)
         # PLAY AGAIN: Ben makes the next room; Ann is told, and joins it from her sheet
         ben.locator("#sheet [data-intent='room-again']").click()
         expect(ben.locator("#sheet .room-members li.mine")).to_contain_text("Ben")

@@ -533,6 +533,8 @@ rooms = Table(
     Column("finished_at", UTCDateTime(), nullable=True),
     # PLAY AGAIN: the room its members made to play again once this one was over
     Column("next_code", String(16), nullable=True),
+    # the coach's score on the room's dice (computed once the room is over)
+    Column("par", Integer, nullable=True),
     Index("ix_rooms_due", "phase", "deadline"),
 )
 """Live rooms: friends playing the same dice turn by turn (store.rooms)."""

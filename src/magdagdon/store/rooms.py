@@ -117,6 +117,8 @@ class RoomState:
     created_at: datetime
     next_code: str | None = None
     """The room its members made to play again (PLAY AGAIN), once this one is over."""
+    par: int | None = None
+    """The coach's score on the room's dice (once the room is over and it is computed)."""
 
 
 @dataclass(frozen=True)
@@ -547,7 +549,24 @@ class Rooms:
             members=members,
             created_at=aware(room.created_at),
             next_code=room.next_code,
+            par=room.par,
         )
+
+    def room_seed(self, code: str) -> tuple[Difficulty, bytes]:
+        """The room's difficulty and dice (for the coach's score, computed on the server)."""
+        with self.db.transaction() as c:
+            room = c.execute(select(rooms.c.difficulty, rooms.c.seed).where(rooms.c.code == code))
+            record = room.first()
+        if record is None:
+            raise RoomNotFound(code)
+        return Difficulty(record.difficulty), bytes.fromhex(record.seed)
+
+    def save_room_par(self, code: str, par: int) -> None:
+        """Keep the coach's score on the room's dice (the first computed stays)."""
+        with self.db.transaction(write=True) as c:
+            c.execute(
+                update(rooms).where(rooms.c.code == code, rooms.c.par.is_(None)).values(par=par)
+            )
 
     def room_events(self, code: str, since: int = 0) -> list[RoomEvent]:
         """The room's events after number ``since``, in order (at most :data:`EVENTS_PAGE`)."""

@@ -481,31 +481,55 @@ def start_challenge_par(app: FastAPI, code: str, owners: list[str]) -> None:
     minute; the first score stored stays, so two workers computing it agree), counted against
     ``owners`` (who asked). Put off, not lost, when the background has no room for them: the
     next look at the results asks again."""
+    store: Store = app.state.store
+    start_coach_score(
+        app,
+        ("challenge", code),
+        lambda: store.challenge_seed(code),
+        lambda par: store.save_challenge_par(code, par),
+        owners,
+    )
+
+
+def start_coach_score(
+    app: FastAPI,
+    key: tuple[str, str],
+    dice: Callable[[], tuple[Difficulty, bytes]],
+    save: Callable[[int], None],
+    owners: list[str],
+) -> None:
+    """The coach's score on shared dice (a challenge's, a live room's: ``key``) computed in
+    the background: ``dice()`` reads their difficulty and seed, ``save(par)`` keeps the score
+    (the first stored stays). Once per process and minute; put off, not lost, when the
+    background has no room for ``owners``."""
     if not app.state.settings.daily_par:
         return
-    asked: dict[str, float] = app.state.challenge_par_asked
+    asked: dict[tuple[str, str], float] = app.state.challenge_par_asked
     now = time.monotonic()
-    if code in asked and now - asked[code] < RETRY_AFTER:
+    if key in asked and now - asked[key] < RETRY_AFTER:
         return
     background: Background = app.state.background
     try:
-        task = background.submit(("challenge", code), lambda: _compute(app, code), owners=owners)
+        task = background.submit(key, lambda: _compute(app, key, dice, save), owners=owners)
     except BackgroundRefused:
         return
-    asked[code] = now
+    asked[key] = now
     tasks: set[asyncio.Task[None]] = app.state.par_tasks
     tasks.add(task)
     task.add_done_callback(tasks.discard)
 
 
-async def _compute(app: FastAPI, code: str) -> None:
+async def _compute(
+    app: FastAPI,
+    key: tuple[str, str],
+    dice: Callable[[], tuple[Difficulty, bytes]],
+    save: Callable[[int], None],
+) -> None:
     store: Store = app.state.store
     background: Background = app.state.background
     try:
-        difficulty, seed = await run_store(
-            store, lambda: store.challenge_seed(code), budget=store.db.timeout
-        )
+        difficulty, seed = await run_store(store, dice, budget=store.db.timeout)
         par = await background.process(play_par, difficulty, seed)
-        await run_store(store, lambda: store.save_challenge_par(code, par), budget=store.db.timeout)
+        await run_store(store, lambda: save(par), budget=store.db.timeout)
     except Exception:
-        log.exception("the coach's score of challenge %s could not be computed", code)
+        log.exception("the coach's score of %s %s could not be computed", *key)

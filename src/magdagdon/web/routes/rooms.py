@@ -40,6 +40,7 @@ from ..deps import (
     Now,
     SettingsDep,
     StoreDep,
+    background_owners,
     client_address,
     client_network,
     enforce,
@@ -50,7 +51,7 @@ from ..deps import (
 from ..errors import ApiError
 from ..live import follow_room, room_news
 from ..schemas import ErrorResponse, Strict
-from .challenges import limit_links
+from .challenges import limit_links, start_coach_score
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
 
@@ -119,6 +120,10 @@ class RoomView(BaseModel):
     next: str | None = Field(
         description="PLAY AGAIN: the code of the room its members made to play again, once "
         "this one is over (POST /api/rooms/{code}/again joins it)."
+    )
+    coach: int | None = Field(
+        description="The coach's score on the room's dice, once the room is over (null until "
+        "it is computed: ask again)."
     )
 
 
@@ -219,6 +224,7 @@ def room_view(
         maker=player == state.maker_id,
         game_id=mine.game_id if mine is not None else None,
         next=state.next_code,
+        coach=state.par,
     )
 
 
@@ -276,8 +282,18 @@ async def read_room(
     moment: Now,
 ) -> RoomView:
     """A room's public state: its members (names, scores after the last closed turn, who has
-    ended the open turn), phase, turn and clock; your own game once it started."""
+    ended the open turn), phase, turn and clock; your own game once it started; once it is
+    over, the coach's score on its dice (computed in the background when first asked)."""
     state = await _state(request, store, await _code(request, code), moment)
+    if state.phase == "over" and state.par is None:
+        found = state.code
+        start_coach_score(
+            request.app,
+            ("room", found),
+            lambda: store.room_seed(found),
+            lambda par: store.save_room_par(found, par),
+            background_owners(request, player),
+        )
     return room_view(request, settings, state, player, moment)
 
 

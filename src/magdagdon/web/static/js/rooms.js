@@ -22,6 +22,7 @@ if (!document.querySelector("link[data-rooms]")) {
 export const SCREENS = ["room"];
 const CLOCKS = [30, 60, 120, null]; // seconds a turn lasts; null: wait for everyone
 const RETRIES = [500, 1000, 2000, 4000, 8000]; // ms before reconnecting, then every 8 s
+const COACH_WAITS = [2000, 4000, 8000, 16000, ...Array(9).fill(30000)]; // ms between asks for the coach's score
 const EMPTY = "..../..../..../....";
 const enc = encodeURIComponent;
 
@@ -47,6 +48,9 @@ export class Rooms {
   // Forget the room followed (a new identity on this device; leaving it)
   reset() {
     this.close();
+    clearTimeout(this.coachTimer);
+    this.coachTimer = null;
+    this.coachAsks = 0; // the asks for the coach's score of a room over
     this.code = null;
     this.state = null; // GET /api/rooms/{code}
     this.seq = 0; // the last event seen
@@ -130,6 +134,14 @@ export class Rooms {
 
   setState(state) {
     this.state = state;
+    // over: the coach's score on the same dice comes from the background, asked for again
+    if (state.phase === "over" && state.coach === null && this.coachAsks < COACH_WAITS.length && !this.coachTimer) {
+      const code = this.code;
+      this.coachTimer = setTimeout(() => {
+        this.coachTimer = null;
+        if (this.code === code) this.refresh();
+      }, COACH_WAITS[this.coachAsks++]);
+    }
     this.done = new Set(state.members.filter((m) => m.done).map((m) => m.name));
     this.deadline = state.deadline && state.turn_open ? Date.now() + (Date.parse(state.deadline) - Date.parse(state.now)) : null;
     this.tick();
@@ -337,6 +349,7 @@ export class Rooms {
           await this.gameAgain();
           if (!this.c.screen) await this.c.open("room");
         }
+        await this.refresh(); // (the coach's score is asked for from here on)
         if (this.c.screen === "room") this.c.paint();
         return;
     }
@@ -505,7 +518,10 @@ export class Rooms {
     if (over) actions.push(button("room-new", t("room_another")));
     if (!state.member) actions.unshift(el("p", { class: "note", text: t("room_watching") }));
     const next = over && state.next ? el("p", { class: "note", role: "status", text: t("room_again_note") }) : null;
-    return [el("h3", { text: caption }), table, large, finals, next, el("div", { class: "actions" }, ...actions)];
+    const coach = over
+      ? el("p", { class: "coach-line", text: state.coach !== null ? t("room_coach", { score: t.number(state.coach) }) : t("room_coach_waiting") })
+      : null;
+    return [el("h3", { text: caption }), table, coach, large, finals, next, el("div", { class: "actions" }, ...actions)];
   }
 }
 
