@@ -26,6 +26,7 @@ from playwright.sync_api import expect
 
 from ..utils.api import COACH_WAIT_MS, ViewPlayer
 from ..utils.ui import UiPlayer
+from .conftest import player_page
 from .test_browser_challenges import fits, post_as
 from .test_browser_daily_clock import SIZES, at
 from .test_browser_daily_clock import measured as measure
@@ -44,22 +45,11 @@ TEXTS = (
 def person(
     browser: Any, language: str = "en", width: int = 375, height: int = 667
 ) -> Iterator[Any]:
-    """A player's page (a context of their own: their own cookie) on the fixed clock."""
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        locale=LOCALES[language],
-        reduced_motion="reduce",
-        ask_name=True,  # (a room's members are asked their names, once on a device)
-    )
-    at(context, NOW)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    try:
+    """A player's page (a context of their own: their own cookie) on the fixed clock, asked
+    their name once (a room's members are)."""
+    with player_page(browser, width, height, locale=LOCALES[language], ask_name=True) as page:
+        at(page.context, NOW)
         yield page
-    finally:
-        context.close()
-    assert not errors, errors
 
 
 def opened(page: Any, url: str) -> None:

@@ -140,6 +140,20 @@ def _event(c: Connection, code: str, kind: str, body: dict[str, Any], now: datet
     return seq
 
 
+def _locked(c: Connection, code: str, player_id: int) -> tuple[Any, int | None]:
+    """The room's row, locked for the transaction (PostgreSQL; SQLite has one writer), and
+    whether ``player_id`` is a member (their id, or None); :class:`RoomNotFound`."""
+    room = c.execute(select(rooms).where(rooms.c.code == code).with_for_update()).first()
+    if room is None:
+        raise RoomNotFound(code)
+    member = c.scalar(
+        select(room_members.c.player_id).where(
+            room_members.c.code == code, room_members.c.player_id == player_id
+        )
+    )
+    return room, member
+
+
 def _opened(turn: int, deadline: datetime | None) -> dict[str, Any]:
     """A ``turn_opened`` event's body: the turn's number and when it closes (its clock's
     deadline, or None: it waits for everyone); nothing of its roll."""
@@ -215,14 +229,7 @@ class Rooms:
         with self.db.transaction(write=True) as c:
             # the room's row locked (PostgreSQL; SQLite has one writer): two joining a room
             # of seven at once make it eight, not nine
-            room = c.execute(select(rooms).where(rooms.c.code == code).with_for_update()).first()
-            if room is None:
-                raise RoomNotFound(code)
-            member = c.scalar(
-                select(room_members.c.player_id).where(
-                    room_members.c.code == code, room_members.c.player_id == player_id
-                )
-            )
+            room, member = _locked(c, code, player_id)
             if member is not None:
                 return False
             if room.phase != "waiting":
@@ -298,14 +305,7 @@ class Rooms:
         :class:`NotRoomMember`, :class:`RoomNotOver`; :class:`RoomStarted` or :class:`RoomFull`
         from the next room."""
         with self.db.transaction(write=True) as c:
-            room = c.execute(select(rooms).where(rooms.c.code == code).with_for_update()).first()
-            if room is None:
-                raise RoomNotFound(code)
-            member = c.scalar(
-                select(room_members.c.player_id).where(
-                    room_members.c.code == code, room_members.c.player_id == player_id
-                )
-            )
+            room, member = _locked(c, code, player_id)
             if member is None:
                 raise NotRoomMember(code)
             if room.phase != "over":

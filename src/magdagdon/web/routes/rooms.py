@@ -15,8 +15,9 @@ workers and hosts get every event too, in order, none twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request, Response, WebSocket, status
 from pydantic import BaseModel, Field
@@ -54,6 +55,7 @@ from ..schemas import ErrorResponse, Strict
 from .challenges import limit_links, start_coach_score
 
 router = APIRouter(prefix="/api/rooms", tags=["rooms"])
+T = TypeVar("T")
 
 
 class RoomCreate(Strict):
@@ -228,6 +230,27 @@ def room_view(
     )
 
 
+_REFUSED: dict[type[Exception], tuple[int, str, str]] = {
+    RoomFull: (409, "room_full", f"The room has its {ROOM_SIZE} players."),
+    RoomStarted: (409, "room_started", "The room has started without you: you may watch it."),
+    NotRoomMember: (403, "not_room_member", "Only the room's players play it again."),
+    RoomNotOver: (409, "room_not_over", "The room is still being played."),
+}
+"""The store's refusals of joining a room (or its next: PLAY AGAIN), as the API's errors."""
+
+
+async def _joining(request: Request, store: Store, code: str, work: Callable[[], T]) -> T:
+    """The store's answer to ``work``, which joins room ``code`` (or its next), its refusals
+    as the API's errors."""
+    try:
+        return await run_store(store, work)
+    except RoomNotFound:
+        raise await _not_found(request, code) from None
+    except tuple(_REFUSED) as exc:
+        status_code, error, message = _REFUSED[type(exc)]
+        raise ApiError(status_code, error, message) from None
+
+
 async def _state(request: Request, store: Store, code: str, now: datetime) -> RoomState:
     """The room as it stands now, an overdue turn closed first."""
 
@@ -320,16 +343,7 @@ async def join_room(
 ) -> Response:
     """Join a room before it starts (201; 200 for a member already)."""
     code = await _code(request, code)
-    try:
-        new = await run_store(store, lambda: store.join_room(code, player, now=moment))
-    except RoomNotFound:
-        raise await _not_found(request, code) from None
-    except RoomFull:
-        raise ApiError(409, "room_full", f"The room has its {ROOM_SIZE} players.") from None
-    except RoomStarted:
-        raise ApiError(
-            409, "room_started", "The room has started without you: you may watch it."
-        ) from None
+    new = await _joining(request, store, code, lambda: store.join_room(code, player, now=moment))
     room_news(request.app, code)
     view = room_view(request, settings, await _state(request, store, code, moment), player, moment)
     return Response(
@@ -404,20 +418,9 @@ async def play_again(
         ("rooms_per_player", str(player)),
         ("rooms_per_address", client_address(request)),
     )
-    try:
-        again, made = await run_store(store, lambda: store.play_again(code, player, now=moment))
-    except RoomNotFound:
-        raise await _not_found(request, code) from None
-    except NotRoomMember:
-        raise ApiError(403, "not_room_member", "Only the room's players play it again.") from None
-    except RoomNotOver:
-        raise ApiError(409, "room_not_over", "The room is still being played.") from None
-    except RoomFull:
-        raise ApiError(409, "room_full", f"The room has its {ROOM_SIZE} players.") from None
-    except RoomStarted:
-        raise ApiError(
-            409, "room_started", "The next room has started without you: you may watch it."
-        ) from None
+    again, made = await _joining(
+        request, store, code, lambda: store.play_again(code, player, now=moment)
+    )
     room_news(request.app, code)
     room_news(request.app, again)
     url = _url(request, settings, again)
