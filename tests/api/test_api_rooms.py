@@ -10,10 +10,12 @@ The clock moves by the test server's header (``X-Magdagdon-Test-Now``), never by
 from __future__ import annotations
 
 import asyncio
+import shutil
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from magdagdon.web.deps import TEST_NOW_HEADER
 from magdagdon.web.live import close_overdue
 
 from ..utils.api import COACH_WAIT, ViewPlayer, act
+from ..utils.hosts import RedisServer
 
 START = "2026-12-20T12:00:00"
 
@@ -391,32 +394,80 @@ def test_workers_hear_of_each_others_rooms_through_redis(
             at(client, START)
         code = made(ann)
         ben.post(f"/api/rooms/{code}/members")
-        hub = other.state.room_hub
-        for _ in range(300):  # its subscription is made at its start, in a task
-            if hub.channel is not None and hub.channel.subscribed:
-                break
-            dee.portal.call(asyncio.sleep, 0.05)  # type: ignore[union-attr]
-        assert hub.channel.subscribed
+        subscribed(dee, other)
         with dee.websocket_connect(f"/api/rooms/{code}/live") as live:
             seen = [receive(live)["seq"], receive(live)["seq"]]  # the two members' joining
             ann.post(f"/api/rooms/{code}/start")
             seen += [receive(live)["seq"], receive(live)["seq"]]  # started, turn 1 opened
-            while True:
-                for p in (ann, ben):
-                    view = game(p, code)
-                    if view["phase"] != "over":
-                        end_turn(p, view)
-                event = receive(live)
-                seen.append(event["seq"])
-                while event["type"] != "turn_closed":
-                    event = receive(live)
-                    seen.append(event["seq"])
-                if room(dee, code)["phase"] == "over":
-                    seen.append(receive(live)["seq"])  # room_over
-                    break
-                seen.append(receive(live)["seq"])  # the next turn opened
+            while play_a_turn(live, (ann, ben), dee, code, seen):
+                pass
         assert seen == list(range(1, len(seen) + 1))
         assert events(dee, code)[-1]["seq"] == seen[-1]
+
+
+def subscribed(client: TestClient, app: Any) -> None:
+    """Wait until ``app``'s subscription to Redis's news is made (in a task, at its start)."""
+    hub = app.state.room_hub
+    for _ in range(600):
+        if hub.channel is not None and hub.channel.subscribed:
+            return
+        client.portal.call(asyncio.sleep, 0.05)  # type: ignore[union-attr]
+    raise AssertionError("no subscription to Redis's news")
+
+
+def play_a_turn(
+    live: Any, members: tuple[TestClient, ...], watcher: TestClient, code: str, seen: list[int]
+) -> bool:
+    """The members end the open turn; the events the live connection receives up to the next
+    turn's opening (or the room's end) noted in ``seen``. Whether the room goes on."""
+    for p in members:
+        view = game(p, code)
+        if view["phase"] != "over":
+            end_turn(p, view)
+    event = receive(live)
+    seen.append(event["seq"])
+    while event["type"] != "turn_closed":
+        event = receive(live)
+        seen.append(event["seq"])
+    seen.append(receive(live)["seq"])  # the next turn opened, or the room over
+    return bool(room(watcher, code)["phase"] != "over")
+
+
+@pytest.mark.process  # (a redis-server of its own)
+def test_a_redis_restart_loses_no_event(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Redis stops mid-game and starts again: the members' events go on reaching a spectator
+    on another process (each connection reads the database every second while the news are
+    away, woken at once when they stop), none lost or twice, and the news come back by
+    themselves (the subscription made again)."""
+    if not shutil.which("redis-server"):
+        pytest.skip("redis-server is not installed")
+    monkeypatch.setattr(live_module, "POLL_SUBSCRIBED", 60.0)  # subscribed: the news alone
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        shared = settings.model_copy(update={"redis_url": redis.url("127.0.0.1")})
+        one, two, other = create_app(shared), create_app(shared), create_app(shared)
+        with TestClient(one) as ann, TestClient(two) as ben, TestClient(other) as dee:
+            for client in (ann, ben, dee):
+                at(client, START)
+            code = made(ann)
+            ben.post(f"/api/rooms/{code}/members")
+            subscribed(dee, other)
+            with dee.websocket_connect(f"/api/rooms/{code}/live") as live:
+                seen = [receive(live)["seq"], receive(live)["seq"]]
+                ann.post(f"/api/rooms/{code}/start")
+                seen += [receive(live)["seq"], receive(live)["seq"]]
+                assert play_a_turn(live, (ann, ben), dee, code, seen)
+                redis.stop()
+                assert play_a_turn(live, (ann, ben), dee, code, seen)  # no news: the reads
+                redis.start()
+                subscribed(dee, other)
+                assert play_a_turn(live, (ann, ben), dee, code, seen)  # the news again
+        assert seen == list(range(1, len(seen) + 1))
+    finally:
+        redis.stop()
 
 
 def test_play_again_makes_one_next_room_that_the_others_join(people: list[TestClient]) -> None:

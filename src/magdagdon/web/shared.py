@@ -301,9 +301,10 @@ class RoomChannel:
             except (RedisError, OSError) as exc:
                 if self.subscribed:
                     log.warning("live rooms' news from Redis stopped (%s): read each second", exc)
-                self.subscribed = False
             finally:
-                self.subscribed = False
+                if self.subscribed:  # every connection back to reading each second, now
+                    self.subscribed = False
+                    self.wake(None)
                 with contextlib.suppress(RedisError, OSError):
                     await client.aclose()
             await asyncio.sleep(self.link.retry_every)
