@@ -31,6 +31,12 @@ function typedCode(text) {
   return String(text || "").toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 16);
 }
 
+// A moment the server named (ISO), as a time of this device's clock (ms): counted from the
+// server's moment of the same answer, so the two clocks need not agree
+function localTime(moment, serverNow) {
+  return Date.now() + (Date.parse(moment) - Date.parse(serverNow));
+}
+
 // "0:42" of a number of seconds
 function clockText(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
@@ -54,11 +60,10 @@ export class Rooms {
     this.code = null;
     this.state = null; // GET /api/rooms/{code}
     this.seq = 0; // the last event seen
-    this.turns = new Map(); // closed turns' boards, by turn
-    this.standings = null; // the room_over event's
+    this.closed = null; // the last closed turn: {turn, boards} (turn_closed's)
     this.done = new Set(); // who has ended the open turn (names)
     this.deadline = null; // the open turn's, as a time of this device's clock (ms)
-    this.link = null; // {url, qr, status}: the room made here
+    this.shared = ""; // what SHARE or COPY LINK did last
     this.error = "";
     this.notice = "";
     this.enlarged = null; // a member's name whose board the sheet shows large
@@ -66,12 +71,20 @@ export class Rooms {
     this.paintBar();
   }
 
+  // Follow room ``code`` from now on (nothing of the room before is kept)
+  enter(code) {
+    this.reset();
+    this.code = code;
+  }
+
+  // Whether this room's game is the one on the board
+  onBoard() {
+    return Boolean(this.c.game && this.c.game.room === this.code);
+  }
+
   // The link's room (/#room=CODE): shown when the screen opens
   fromLink(code) {
-    if (typedCode(code) !== this.code) {
-      this.reset();
-      this.code = typedCode(code);
-    }
+    if (typedCode(code) !== this.code) this.enter(typedCode(code));
   }
 
   async load() {
@@ -92,17 +105,16 @@ export class Rooms {
         const code = typedCode(data.code);
         this.form.code = data.code || "";
         if (!code) return;
-        this.reset();
-        this.code = code;
+        this.enter(code);
         return this.join(code);
       }
       case "room-start": return this.start();
       case "room-share": case "room-copy": {
-        const url = this.state ? this.state.url : this.link && this.link.url;
-        if (!url) return;
+        if (!this.state) return;
+        const url = this.state.url;
         const text = intent === "room-copy" ? url : `${this.c.t("room_share_text", { name: DIFFICULTY_NAMES[this.state.difficulty] })}\n${url}`;
-        this.link = { ...(this.link || { url, qr: null }), status: await shareLink(text, { copy: intent === "room-copy" }) };
-        if (this.link.status === "copied") this.c.view.announce(this.c.t("share_copied"));
+        this.shared = await shareLink(text, { copy: intent === "room-copy" });
+        if (this.shared === "copied") this.c.view.announce(this.c.t("share_copied"));
         return this.c.paint();
       }
       case "room-board": this.enlarged = data.name; return this.c.open("room");
@@ -143,7 +155,7 @@ export class Rooms {
       }, COACH_WAITS[this.coachAsks++]);
     }
     this.done = new Set(state.members.filter((m) => m.done).map((m) => m.name));
-    this.deadline = state.deadline && state.turn_open ? Date.now() + (Date.parse(state.deadline) - Date.parse(state.now)) : null;
+    this.deadline = state.deadline && state.turn_open ? localTime(state.deadline, state.now) : null;
     this.tick();
   }
 
@@ -152,9 +164,7 @@ export class Rooms {
     await this.c.run(async () => {
       const seed = this.c.seed === null ? {} : { seed: Number(this.c.seed) }; // (test servers only)
       const made = await this.c.api.request("POST", "/api/rooms", { difficulty: this.form.difficulty, clock: this.form.clock, ...seed });
-      this.reset();
-      this.code = made.code;
-      this.link = { url: made.url, qr: made.qr, status: "" };
+      this.enter(made.code);
     });
     if (this.code) {
       this.c.view.announce(this.c.t("room_made"));
@@ -201,8 +211,7 @@ export class Rooms {
     });
     const target = next ? next.code : failed && this.state && this.state.next;
     if (!target || code !== this.code) return;
-    this.reset();
-    this.code = target;
+    this.enter(target);
     if (failed) this.notice = this.c.errorText(failed);
     await this.refresh();
     if (!this.c.screen) await this.c.open("room");
@@ -253,8 +262,7 @@ export class Rooms {
   async follow(code) {
     if (!code) return this.paintBar(); // (another game: the bar goes)
     if (code !== this.code) {
-      this.reset();
-      this.code = code;
+      this.enter(code);
       await this.refresh();
     } else if (!this.socket) this.connect();
     this.paintBar();
@@ -281,7 +289,7 @@ export class Rooms {
     socket.addEventListener("close", () => {
       if (this.socket !== socket) return; // (closed on purpose)
       this.socket = null;
-      if (this.code !== code || (this.state && this.state.phase === "over" && this.standings)) return;
+      if (this.code !== code || (this.state && this.state.phase === "over")) return;
       const wait = RETRIES[Math.min(this.retries || 0, RETRIES.length - 1)];
       this.retries = (this.retries || 0) + 1;
       this.reconnect = setTimeout(() => { if (this.code === code) this.connect(); }, wait);
@@ -307,18 +315,19 @@ export class Rooms {
         return this.refreshLater();
       case "room_started":
         await this.refresh();
-        if (this.state && this.state.game_id && (this.c.screen === "room" || this.c.game?.room === this.code)) await this.showGame();
+        if (this.state && this.state.game_id && (this.c.screen === "room" || this.onBoard())) await this.showGame();
         return;
       case "turn_opened":
         if (state) {
           Object.assign(state, { turn: body.turn, turn_open: true, phase: "playing" });
           this.done = new Set();
-          this.deadline = body.deadline ? Date.now() + (Date.parse(body.deadline) - Date.parse(event.at)) : null;
+          this.deadline = body.deadline ? localTime(body.deadline, event.at) : null;
           this.tick();
         }
         this.paintBar();
-        if (this.c.game && this.c.game.room === this.code) await this.gameAgain();
-        if (this.c.game && this.c.game.room === this.code && this.c.game.phase !== "over") this.c.view.announce(t("room_turn_opened", { turn: body.turn }));
+        if (!this.onBoard()) return;
+        await this.gameAgain();
+        if (this.c.game.phase !== "over") this.c.view.announce(t("room_turn_opened", { turn: body.turn }));
         return;
       case "member_done":
         if (body.player) this.done.add(body.player.name);
@@ -326,12 +335,12 @@ export class Rooms {
         if (this.c.screen === "room") this.c.paint();
         return;
       case "turn_closed": {
-        this.turns.set(body.turn, body.boards);
+        this.closed = { turn: body.turn, boards: body.boards };
         if (state) state.turn_open = false;
         this.deadline = null;
         const mine = body.boards.find((b) => b.me);
         if (mine && mine.coached) this.c.view.announce(t("room_coached_you", { turn: body.turn }));
-        if (mine && this.c.game && this.c.game.room === this.code && (mine.coached || mine.over)) await this.gameAgain();
+        if (mine && this.onBoard() && (mine.coached || mine.over)) await this.gameAgain();
         this.paintBar();
         if (this.c.screen === "room") this.c.paint();
         return;
@@ -342,16 +351,13 @@ export class Rooms {
         if (this.c.screen === "room") this.c.paint();
         return;
       case "room_over":
-        this.standings = body.standings;
         if (state) Object.assign(state, { phase: "over", turn_open: false });
         this.paintBar();
-        if (this.c.game && this.c.game.room === this.code) {
+        if (this.onBoard()) {
           await this.gameAgain();
           if (!this.c.screen) await this.c.open("room");
         }
-        await this.refresh(); // (the coach's score is asked for from here on)
-        if (this.c.screen === "room") this.c.paint();
-        return;
+        return this.refresh(); // (drawn again; the coach's score is asked for from here on)
     }
   }
 
@@ -381,7 +387,7 @@ export class Rooms {
         node.classList.toggle("late", left <= 10);
       }
       const state = this.state;
-      const playing = this.c.game && this.c.game.room === this.code && this.c.game.phase !== "over" && state && !this.done.has(this.meName());
+      const playing = this.onBoard() && this.c.game.phase !== "over" && state && !this.done.has(this.meName());
       if (playing && left <= 10 && this.warned !== state.turn) {
         this.warned = state.turn;
         this.c.view.announce(this.c.t("room_seconds_left", { n: Math.max(0, Math.ceil(left)) }));
@@ -407,15 +413,12 @@ export class Rooms {
   paintBar() {
     const bar = document.getElementById("room-bar");
     if (!bar) return;
-    const game = this.c.game;
     const state = this.state;
-    const shown = Boolean(game && game.room && state && game.room === this.code && state.phase !== "waiting");
-    document.getElementById("app")?.classList.toggle("in-room", shown);
+    const shown = Boolean(this.code && state && this.onBoard() && state.phase !== "waiting");
     bar.hidden = !shown;
     if (!shown) return bar.replaceChildren();
     const t = this.c.t;
-    const last = this.turns.get(Math.max(0, ...this.turns.keys()));
-    const boards = new Map((last || []).map((b) => [b.name, b]));
+    const boards = new Map((this.closed ? this.closed.boards : []).map((b) => [b.name, b]));
     const left = this.secondsLeft();
     const over = state.phase === "over";
     const waiting = state.members.filter((m) => !this.done.has(m.name)).length;
@@ -484,15 +487,15 @@ export class Rooms {
     if (state.maker) next = [el("div", { class: "actions" }, button("room-start", t("room_start"), { className: "button primary wide" }))];
     else if (state.member) next = [el("p", { class: "note", role: "status", text: t("room_wait_start", { name: who(t, state.members.find((m) => m.maker)?.name) }) })];
     else next = [el("div", { class: "actions" }, button("room-join", t("room_join"), { className: "button primary wide", disabled: state.members.length >= state.size }))];
-    const link = state.member ? linkPart(t, { url: state.url, qr: state.qr, status: this.link ? this.link.status : "" }, {
+    const link = state.member ? linkPart(t, { url: state.url, qr: state.qr, status: this.shared }, {
       shareIntent: "room-share", copyIntent: "room-copy", qrLabel: t("room_qr"),
     }) : [];
     return [count, members, ...next, ...link];
   }
 
   standingsPart(t, state) {
-    const last = Math.max(0, ...this.turns.keys());
-    const boards = this.standings || this.turns.get(last) || [];
+    const last = this.closed ? this.closed.turn : 0;
+    const boards = this.closed ? [...this.closed.boards].sort((a, b) => b.score - a.score) : []; // (the standings)
     const byName = new Map(boards.map((b) => [b.name, b]));
     const rows = [...state.members].map((m) => ({ m, b: byName.get(m.name) }))
       .sort((x, y) => (y.b ? y.b.score : -1) - (x.b ? x.b.score : -1));
