@@ -14,6 +14,8 @@ import shutil
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -383,13 +385,35 @@ def test_workers_hear_of_each_others_rooms_through_redis(
     twice."""
     monkeypatch.setattr(live_module, "POLL", 60.0)
     monkeypatch.setattr(live_module, "POLL_SUBSCRIBED", 60.0)
+    with followed_room(settings, redis_url) as room_:
+        while play_a_turn(room_):
+            pass
+        assert room_.seen == list(range(1, len(room_.seen) + 1))
+        assert events(room_.watcher, room_.code)[-1]["seq"] == room_.seen[-1]
+
+
+@dataclass
+class Followed:
+    """A started room of two members on two processes, followed live by a spectator on a
+    third: the events seen so far."""
+
+    members: tuple[TestClient, TestClient]
+    watcher: TestClient
+    watching: Any
+    """The spectator's app."""
+    live: Any
+    code: str
+    seen: list[int]
+
+
+@contextmanager
+def followed_room(settings: Settings, redis_url: str) -> Iterator[Followed]:
+    """Three server processes (three apps) on the test's database and the Redis at
+    ``redis_url``; Ann's room, Ben in it, Dee following it live once her process hears
+    Redis's news; the room started, its first four events seen."""
     shared = settings.model_copy(update={"redis_url": redis_url})
     one, two, other = create_app(shared), create_app(shared), create_app(shared)
-    with (
-        TestClient(one) as ann,
-        TestClient(two) as ben,
-        TestClient(other) as dee,
-    ):
+    with TestClient(one) as ann, TestClient(two) as ben, TestClient(other) as dee:
         for client in (ann, ben, dee):
             at(client, START)
         code = made(ann)
@@ -399,10 +423,7 @@ def test_workers_hear_of_each_others_rooms_through_redis(
             seen = [receive(live)["seq"], receive(live)["seq"]]  # the two members' joining
             ann.post(f"/api/rooms/{code}/start")
             seen += [receive(live)["seq"], receive(live)["seq"]]  # started, turn 1 opened
-            while play_a_turn(live, (ann, ben), dee, code, seen):
-                pass
-        assert seen == list(range(1, len(seen) + 1))
-        assert events(dee, code)[-1]["seq"] == seen[-1]
+            yield Followed((ann, ben), dee, other, live, code, seen)
 
 
 def subscribed(client: TestClient, app: Any) -> None:
@@ -415,22 +436,21 @@ def subscribed(client: TestClient, app: Any) -> None:
     raise AssertionError("no subscription to Redis's news")
 
 
-def play_a_turn(
-    live: Any, members: tuple[TestClient, ...], watcher: TestClient, code: str, seen: list[int]
-) -> bool:
+def play_a_turn(followed: Followed) -> bool:
     """The members end the open turn; the events the live connection receives up to the next
     turn's opening (or the room's end) noted in ``seen``. Whether the room goes on."""
-    for p in members:
+    code, seen = followed.code, followed.seen
+    for p in followed.members:
         view = game(p, code)
         if view["phase"] != "over":
             end_turn(p, view)
-    event = receive(live)
+    event = receive(followed.live)
     seen.append(event["seq"])
     while event["type"] != "turn_closed":
-        event = receive(live)
+        event = receive(followed.live)
         seen.append(event["seq"])
-    seen.append(receive(live)["seq"])  # the next turn opened, or the room over
-    return bool(room(watcher, code)["phase"] != "over")
+    seen.append(receive(followed.live)["seq"])  # the next turn opened, or the room over
+    return bool(room(followed.watcher, code)["phase"] != "over")
 
 
 @pytest.mark.process  # (a redis-server of its own)
@@ -447,25 +467,14 @@ def test_a_redis_restart_loses_no_event(
     redis = RedisServer(tmp_path)
     redis.start()
     try:
-        shared = settings.model_copy(update={"redis_url": redis.url("127.0.0.1")})
-        one, two, other = create_app(shared), create_app(shared), create_app(shared)
-        with TestClient(one) as ann, TestClient(two) as ben, TestClient(other) as dee:
-            for client in (ann, ben, dee):
-                at(client, START)
-            code = made(ann)
-            ben.post(f"/api/rooms/{code}/members")
-            subscribed(dee, other)
-            with dee.websocket_connect(f"/api/rooms/{code}/live") as live:
-                seen = [receive(live)["seq"], receive(live)["seq"]]
-                ann.post(f"/api/rooms/{code}/start")
-                seen += [receive(live)["seq"], receive(live)["seq"]]
-                assert play_a_turn(live, (ann, ben), dee, code, seen)
-                redis.stop()
-                assert play_a_turn(live, (ann, ben), dee, code, seen)  # no news: the reads
-                redis.start()
-                subscribed(dee, other)
-                assert play_a_turn(live, (ann, ben), dee, code, seen)  # the news again
-        assert seen == list(range(1, len(seen) + 1))
+        with followed_room(settings, redis.url("127.0.0.1")) as room_:
+            assert play_a_turn(room_)
+            redis.stop()
+            assert play_a_turn(room_)  # no news: the connection's own reads
+            redis.start()
+            subscribed(room_.watcher, room_.watching)
+            assert play_a_turn(room_)  # the news again
+            assert room_.seen == list(range(1, len(room_.seen) + 1))
     finally:
         redis.stop()
 

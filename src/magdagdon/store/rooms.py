@@ -154,6 +154,11 @@ def _locked(c: Connection, code: str, player_id: int) -> tuple[Any, int | None]:
     return room, member
 
 
+def _deadline(clock: int | None, now: datetime) -> datetime | None:
+    """When a turn opened at ``now`` closes: its clock's seconds later (None: no clock)."""
+    return now + timedelta(seconds=clock) if clock else None
+
+
 def _opened(turn: int, deadline: datetime | None) -> dict[str, Any]:
     """A ``turn_opened`` event's body: the turn's number and when it closes (its clock's
     deadline, or None: it waits for everyone); nothing of its roll."""
@@ -258,6 +263,7 @@ class Rooms:
                 raise RoomNotFound(code)
             if room.player_id != player_id:
                 raise NotRoomMaker(code)
+            deadline = _deadline(room.clock, now)
             started = c.execute(
                 update(rooms)
                 .where(rooms.c.code == code, rooms.c.phase == "waiting")
@@ -266,7 +272,7 @@ class Rooms:
                     turn=1,
                     turn_open=True,
                     started_at=now,
-                    deadline=now + timedelta(seconds=room.clock) if room.clock else None,
+                    deadline=deadline,
                 )
             )
             if started.rowcount != 1:
@@ -294,7 +300,6 @@ class Rooms:
                     .values(game_id=game_id)
                 )
             _event(c, code, "room_started", {"players": [m.player_id for m in members]}, now)
-            deadline = now + timedelta(seconds=room.clock) if room.clock else None
             _event(c, code, "turn_opened", _opened(1, deadline), now)
         self._roll_open_turn(code)
 
@@ -493,7 +498,7 @@ class Rooms:
                 standings = sorted(boards, key=lambda b: -int(b["score"]))
                 _event(c, code, "room_over", {"standings": standings}, now)
                 return
-            deadline = now + timedelta(seconds=room.clock) if room.clock else None
+            deadline = _deadline(room.clock, now)
             c.execute(
                 update(rooms)
                 .where(rooms.c.code == code)

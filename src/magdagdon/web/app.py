@@ -18,7 +18,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from starlette.convertors import Convertor, register_url_convertor
+from starlette.convertors import register_url_convertor
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path
@@ -29,7 +29,7 @@ from ..store import Database, Store
 from .assets import Assets, plain_file, release_file, service_worker, start_page
 from .caches import ReviewCache
 from .coach_pool import Background, CoachPool
-from .deps import HEAD_SCOPE_KEY, OUTCOME_GRACE, current_player, store_work
+from .deps import HEAD_SCOPE_KEY, OUTCOME_GRACE, PathPattern, current_player, store_work
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
 from .live import room_hub, watch_clocks
@@ -69,16 +69,10 @@ DOCS_PAGE = """<!doctype html>
 """
 
 
-class ClientPathConvertor(Convertor[str]):
+class ClientPathConvertor(PathPattern):
     """Any path outside /api/ (the static client's files)."""
 
     regex = r"(?!api(?:/|$)).*"
-
-    def convert(self, value: str) -> str:
-        return value
-
-    def to_string(self, value: str) -> str:
-        return value
 
 
 register_url_convertor("client", ClientPathConvertor())

@@ -30,6 +30,7 @@ import anyio
 import segno
 from anyio import to_thread
 from fastapi import Depends, Request, Response
+from starlette.convertors import Convertor
 from starlette.requests import HTTPConnection
 
 from ..settings import Settings
@@ -327,6 +328,23 @@ async def current_player(request: Request, store: StoreDep, settings: SettingsDe
 
 
 CurrentPlayer = Annotated[int, Depends(current_player)]
+
+
+class PathPattern(Convertor[str]):
+    """A path parameter that its ``regex`` alone matches, passed on as written (a subclass
+    sets the regex; ``register_url_convertor`` names it for the routes' ``{param:name}``)."""
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+def refuse_chosen_seed(seed: int | None, settings: Settings) -> None:
+    """422 ``seed_not_allowed`` for a chosen dice seed on a server that is no test server."""
+    if seed is not None and not settings.allow_test_seeds:
+        raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
 
 
 def _client_ip(request: HTTPConnection) -> ipaddress.IPv4Address | ipaddress.IPv6Address | str:

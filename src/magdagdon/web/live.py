@@ -140,13 +140,14 @@ def _moment(websocket: WebSocket) -> datetime:
 
 async def follow_room(
     websocket: WebSocket,
-    code: str,
+    code: str | None,
     named: Callable[[Any, int | None, list[Any]], list[Any]],
     missed: Callable[[], Awaitable[None]],
 ) -> None:
-    """Serve one live connection to room ``code`` until the client leaves (``named``: the
-    events as the player reads them, web/routes/rooms.py; ``missed``: counts a code that names
-    no room, raising past the limits)."""
+    """Serve one live connection to room ``code`` until the client leaves (``code`` None: the
+    address names no room; ``named``: the events as the player reads them,
+    web/routes/rooms.py; ``missed``: counts a code that names no room, raising past the
+    limits)."""
     store: Store = websocket.app.state.store
     carried = cookie_token(websocket)
     player = None
@@ -154,7 +155,7 @@ async def follow_room(
         found = await run_store(store, lambda: store.session(carried[0]))
         player = found.player_id if found is not None else None
     try:
-        if not code.isalnum() or len(code) > 16:
+        if code is None:
             raise RoomNotFound(code)
         state = await run_store(store, lambda: store.room(code))
     except RoomNotFound:

@@ -19,7 +19,8 @@ from typing import Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Request, Response, status
 from pydantic import Field
-from starlette.convertors import Convertor, register_url_convertor
+from starlette.convertors import register_url_convertor
+from starlette.requests import HTTPConnection
 
 from ...engine import Difficulty
 from ...settings import Settings
@@ -37,6 +38,7 @@ from ..deps import (
     CurrentPlayer,
     KnownPlayer,
     OpenDay,
+    PathPattern,
     SettingsDep,
     StoreDep,
     background_owners,
@@ -56,18 +58,12 @@ from .games import view_response
 log = logging.getLogger("magdagdon.challenges")
 
 
-class CodeConvertor(Convertor[str]):
+class CodeConvertor(PathPattern):
     """A challenge's code or a league's id or invite in a path (ten letters, as typed: any
     case, dashes): never one of the resources' own words (``seen``, ``join``, ``invites``),
     so ``/api/leagues/join`` is that path alone, with its own Allow."""
 
     regex = r"[A-Za-z0-9][A-Za-z0-9-]{9,23}"
-
-    def convert(self, value: str) -> str:
-        return value
-
-    def to_string(self, value: str) -> str:
-        return value
 
 
 register_url_convertor("code", CodeConvertor())
@@ -191,7 +187,7 @@ _CODE_NOT_FOUND: dict[int | str, dict[str, Any]] = {
 }
 
 
-async def limit_links(request: Request) -> None:
+async def limit_links(request: HTTPConnection) -> None:
     """A code named (a challenge's, an invite's) counts against the address and its network."""
     await enforce(
         request,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, Request, Response, status
@@ -17,9 +18,9 @@ from ..deps import (
     limit_actions,
     limit_games,
     limit_replays,
+    refuse_chosen_seed,
     run_store,
 )
-from ..errors import ApiError
 from ..frames import replay_frames
 from ..limits import check_turn_bound
 from ..live import room_news
@@ -57,8 +58,7 @@ async def create_game(
 ) -> Response:
     """Start a new game of a difficulty (201). Its dice come from a secret seed on the server.
     With ``resume``, the unfinished regular game instead if there is one (200)."""
-    if body.seed is not None and not settings.allow_test_seeds:
-        raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
+    refuse_chosen_seed(body.seed, settings)
 
     def work() -> Response:
         if body.resume:
@@ -124,6 +124,18 @@ def view_response(row: GameRow, store: Store, status_code: int = 200) -> Respons
     return Response(view.model_dump_json(), status_code=status_code, media_type="application/json")
 
 
+def room_turn(
+    store: Store, row: GameRow, player: int, now: datetime, ended_by: int | None = None
+) -> tuple[GameRow, bool]:
+    """A live room's game after an action or a look (``Store.after_room_action``: the open
+    turn closed, the next opened and rolled, when due), read again only when that may have
+    changed it; whether it did."""
+    assert row.room is not None
+    if store.after_room_action(row.room, now=now, ended_by=ended_by):
+        return store.get_game(row.id, player), True
+    return row, False
+
+
 @router.get("/{game_id}", response_model=GameView, responses=_NOT_FOUND)
 async def read_game(
     game_id: str, request: Request, player: CurrentPlayer, store: StoreDep, moment: Now
@@ -134,13 +146,9 @@ async def read_game(
         row = store.get_game(game_id, player)
         # a live room's game waiting for its roll: the room's open turn is rolled (or closed,
         # its clock run out) first, so a member reading it after ``turn_opened`` has its dice
-        changed = (
-            row.room is not None
-            and row.game.phase is Phase.ROLL
-            and store.after_room_action(row.room, now=moment)
-        )
-        if changed:
-            row = store.get_game(game_id, player)
+        changed = False
+        if row.room is not None and row.game.phase is Phase.ROLL:
+            row, changed = room_turn(store, row, player, moment)
         return view_response(row, store), row.room if changed else None
 
     response, changed_room = await run_store(store, work)
@@ -184,11 +192,9 @@ async def act(
         row = store.act(game_id, player, body.version, change, now=moment)
         if row.room is None:
             return view_response(row, store), None
-        # a live room's game: the turn may close now (and the next open: the room rolls); the
-        # game is read again only then
+        # a live room's game: the turn may close now (and the next open: the room rolls)
         ending = action["type"] in ("confirm", "accept_magdagdon")
-        if store.after_room_action(row.room, now=moment, ended_by=player if ending else None):
-            row = store.get_game(row.id, player)
+        row, _ = room_turn(store, row, player, moment, ended_by=player if ending else None)
         return view_response(row, store), row.room
 
     response, room = await run_store(store, work)

@@ -14,11 +14,20 @@ from datetime import date, timedelta
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
-from starlette.convertors import Convertor, register_url_convertor
+from starlette.convertors import register_url_convertor
 
 from ...engine import Difficulty
 from ...store import EPOCH, GameStatus, PastDay, daily_finish_by, daily_number, daily_over
-from ..deps import CurrentPlayer, KnownPlayer, Now, StoreDep, Today, limit_games, run_store
+from ..deps import (
+    CurrentPlayer,
+    KnownPlayer,
+    Now,
+    PathPattern,
+    StoreDep,
+    Today,
+    limit_games,
+    run_store,
+)
 from ..errors import ApiError
 from ..par import start_par
 from ..schemas import (
@@ -127,17 +136,11 @@ async def calendar(
     )
 
 
-class DayConvertor(Convertor[str]):
+class DayConvertor(PathPattern):
     """A day in a path (digits and dashes): ``/api/daily/past/peaceful`` is then no day's
     path, and a POST to it answers 405 (its GET is the calendar) rather than a day refused."""
 
     regex = r"[0-9][0-9-]*"  # (its exact form is DAY's pattern: 422 when it is wrong)
-
-    def convert(self, value: str) -> str:
-        return value
-
-    def to_string(self, value: str) -> str:
-        return value
 
 
 register_url_convertor("day", DayConvertor())

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Query, Request, Response, WebSocket, status
@@ -43,10 +44,10 @@ from ..deps import (
     StoreDep,
     background_owners,
     client_address,
-    client_network,
     enforce,
     link_origin,
     qr_modules,
+    refuse_chosen_seed,
     run_store,
 )
 from ..errors import ApiError
@@ -148,13 +149,43 @@ _ROOM_ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+def _room_code(text: str) -> str | None:
+    """The room's code as written in the address, normalised; None when it cannot be one."""
+    code = normal_code(text)
+    return code if code.isalnum() and len(code) <= 16 else None
+
+
 async def _code(request: Request, text: str) -> str:
     """The room's code as written in the address, normalised (a code that cannot be one is a
     room not found)."""
-    code = normal_code(text)
-    if not code.isalnum() or len(code) > 16:
+    code = _room_code(text)
+    if code is None:
         raise await _not_found(request, text)
     return code
+
+
+def _link(request: Request, settings: Any, code: str) -> RoomLink:
+    """A room's code with its link and the link's QR code."""
+    url = _url(request, settings, code)
+    return RoomLink(code=code, url=url, qr=qr_modules(url))
+
+
+async def _limit_rooms(request: Request, player: int) -> None:
+    """A room made counts against the player's and the address's rooms an hour."""
+    await enforce(
+        request,
+        ("rooms_per_player", str(player)),
+        ("rooms_per_address", client_address(request)),
+    )
+
+
+def _answer(model: BaseModel, new: bool) -> Response:
+    """``model`` as the answer: 201 when the request made something new, else 200."""
+    return Response(
+        model.model_dump_json(),
+        status_code=status.HTTP_201_CREATED if new else status.HTTP_200_OK,
+        media_type="application/json",
+    )
 
 
 async def _not_found(request: Request, code: str) -> ApiError:
@@ -280,19 +311,13 @@ async def create_room(
 ) -> RoomLink:
     """Make a room (you are its first member): its code and link. Counted against the
     player's and the address's rooms an hour."""
-    if body.seed is not None and not settings.allow_test_seeds:
-        raise ApiError(422, "seed_not_allowed", "This server does not accept chosen seeds.")
-    await enforce(
-        request,
-        ("rooms_per_player", str(player)),
-        ("rooms_per_address", client_address(request)),
-    )
+    refuse_chosen_seed(body.seed, settings)
+    await _limit_rooms(request, player)
     code = await run_store(
         store,
         lambda: store.create_room(player, body.difficulty, body.clock, now=moment, seed=body.seed),
     )
-    url = _url(request, settings, code)
-    return RoomLink(code=code, url=url, qr=qr_modules(url))
+    return _link(request, settings, code)
 
 
 @router.get("/{code}", response_model=RoomView, responses=_ROOM_ERRORS)
@@ -346,11 +371,7 @@ async def join_room(
     new = await _joining(request, store, code, lambda: store.join_room(code, player, now=moment))
     room_news(request.app, code)
     view = room_view(request, settings, await _state(request, store, code, moment), player, moment)
-    return Response(
-        view.model_dump_json(),
-        status_code=status.HTTP_201_CREATED if new else status.HTTP_200_OK,
-        media_type="application/json",
-    )
+    return _answer(view, new)
 
 
 @router.post(
@@ -413,23 +434,13 @@ async def play_again(
     the others its code); the others join it (200). Counted against the rooms made an
     hour."""
     code = await _code(request, code)
-    await enforce(
-        request,
-        ("rooms_per_player", str(player)),
-        ("rooms_per_address", client_address(request)),
-    )
+    await _limit_rooms(request, player)
     again, made = await _joining(
         request, store, code, lambda: store.play_again(code, player, now=moment)
     )
     room_news(request.app, code)
     room_news(request.app, again)
-    url = _url(request, settings, again)
-    link = RoomLink(code=again, url=url, qr=qr_modules(url))
-    return Response(
-        link.model_dump_json(),
-        status_code=status.HTTP_201_CREATED if made else status.HTTP_200_OK,
-        media_type="application/json",
-    )
+    return _answer(_link(request, settings, again), made)
 
 
 @router.get(
@@ -460,12 +471,5 @@ async def live(websocket: WebSocket, code: str) -> None:
     """The room's events as they happen, as JSON (``RoomEventView``): from the first, or after
     event ``n`` with ``?since=n`` (a reconnection); ``{"since": n}`` sent on the connection goes
     back to after event ``n``. The connection also closes an overdue turn (the clock)."""
-
-    async def missed() -> None:  # a room not found: counted as a guessed code
-        await enforce(
-            websocket,
-            ("links_per_address", client_address(websocket)),
-            ("links_per_network", client_network(websocket)),
-        )
-
-    await follow_room(websocket, normal_code(code), _names, missed)
+    # a room not found counts as a guessed code (limit_links)
+    await follow_room(websocket, _room_code(code), _names, partial(limit_links, websocket))
