@@ -140,10 +140,17 @@ def api_turn(player: UiPlayer, bot: ViewPlayer) -> bool:
     return bool(view["phase"] == "over")
 
 
+def wholly_on(page: Any, node: Any, width: int, height: int) -> None:
+    """``node`` wholly on the screen, no scroll (once the layout after a resize is done: its
+    box is None while it is being laid out again)."""
+    expect(node).to_be_in_viewport(ratio=1)
+    fits(page, node, width, height)
+
+
 def on_screen(page: Any, width: int, height: int) -> None:
     """The board, the dice, CONFIRM, the clock and the others' boards on screen, no scroll."""
     for selector in ("#board", "#tray", "[data-intent='confirm']", ".room-status", ".room-others"):
-        fits(page, page.locator(selector), width, height)
+        wholly_on(page, page.locator(selector), width, height)
 
 
 def test_three_players_play_a_room_to_its_end(browser: Any, live_server: str) -> None:
@@ -204,6 +211,9 @@ def test_three_players_play_a_room_to_its_end(browser: Any, live_server: str) ->
         # the coach's score on the same dice, once the background has played them
         coach = ann.locator("#sheet .coach-line")
         expect(coach).to_have_text(re.compile(r"\d"), timeout=COACH_WAIT_MS)
+        for width, height in SIZES:  # (three final boards are taller than a short phone)
+            ann.set_viewport_size({"width": width, "height": height})
+            wholly_on(ann, ann.locator("#sheet [data-intent='room-again']"), width, height)
         measure(ann, "room-final-three-en", TEXTS)
         # PLAY AGAIN: Ben makes the next room; Ann is told, and joins it from her sheet
         ben.locator("#sheet [data-intent='room-again']").click()
@@ -251,4 +261,8 @@ def test_a_room_with_a_clock_fits_a_phone_in_every_language(
             pass
         sheet = host.locator("#sheet")
         expect(sheet.locator(".room-finals .mini")).to_have_count(2)
+        # the sheet as it stays: drawn again until the coach's score is in
+        expect(sheet.locator(".coach-line")).to_have_text(re.compile(r"\d"), timeout=COACH_WAIT_MS)
+        host.set_viewport_size({"width": 360, "height": 640})
+        wholly_on(host, sheet.locator("[data-intent='room-again']"), 360, 640)
         measure(host, f"room-final-{language}", TEXTS)

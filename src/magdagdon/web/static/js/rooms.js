@@ -524,7 +524,8 @@ export class Rooms {
     const coach = over
       ? el("p", { class: "coach-line", text: state.coach !== null ? t("room_coach", { score: t.number(state.coach) }) : t("room_coach_waiting") })
       : null;
-    return [el("h3", { text: caption }), table, coach, large, finals, next, el("div", { class: "actions" }, ...actions)];
+    // what moves the game on comes before the boards (eight of them are taller than a phone)
+    return [el("h3", { text: caption }), table, coach, next, el("div", { class: "actions" }, ...actions), large, finals];
   }
 }
 
