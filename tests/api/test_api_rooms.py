@@ -399,8 +399,8 @@ class Followed:
 
     members: tuple[TestClient, TestClient]
     watcher: TestClient
-    watching: Any
-    """The spectator's app."""
+    apps: tuple[Any, Any, Any]
+    """The members' apps and the spectator's."""
     live: Any
     code: str
     seen: list[int]
@@ -423,7 +423,7 @@ def followed_room(settings: Settings, redis_url: str) -> Iterator[Followed]:
             seen = [receive(live)["seq"], receive(live)["seq"]]  # the two members' joining
             ann.post(f"/api/rooms/{code}/start")
             seen += [receive(live)["seq"], receive(live)["seq"]]  # started, turn 1 opened
-            yield Followed((ann, ben), dee, other, live, code, seen)
+            yield Followed((ann, ben), dee, (one, two, other), live, code, seen)
 
 
 def subscribed(client: TestClient, app: Any) -> None:
@@ -472,7 +472,8 @@ def test_a_redis_restart_loses_no_event(
             redis.stop()
             assert play_a_turn(room_)  # no news: the connection's own reads
             redis.start()
-            subscribed(room_.watcher, room_.watching)
+            for client, app in zip((*room_.members, room_.watcher), room_.apps, strict=True):
+                subscribed(client, app)  # (each process hears the news again, and sends them)
             assert play_a_turn(room_)  # the news again
             assert room_.seen == list(range(1, len(room_.seen) + 1))
     finally:

@@ -274,7 +274,14 @@ class RoomChannel:
         self.subscribed = False
 
     async def publish(self, code: str) -> None:
-        """Say that room ``code`` changed (nothing when Redis is away)."""
+        """Say that room ``code`` changed (nothing when Redis is away). While this process's
+        own subscription is up, Redis is there: the news go out at once, not on the link's
+        schedule of tries after an outage (which would hold back the first news after a
+        restart, each costing the others a read's wait)."""
+        if self.subscribed:
+            with contextlib.suppress(RedisError, OSError):
+                await self.link.client().publish(ROOMS_CHANNEL, code)
+            return
         with contextlib.suppress(RedisUnavailable):
             await self.link.run(lambda client: client.publish(ROOMS_CHANNEL, code))
 
