@@ -46,7 +46,7 @@ from benchmarks.server_load import Tally, play
 from magdagdon.settings import Settings
 from magdagdon.web.limits import Hit, Limits, RateLimits
 from magdagdon.web.shared import RedisLink, SharedLimits
-from tests.utils.hosts import Network, RedisServer, network_hosts, reachable_database
+from tests.utils.hosts import Network, RedisServer, network_hosts, reachable_database, relay
 from tests.utils.pg import temporary_database
 from tests.utils.server import server_process
 
@@ -171,6 +171,7 @@ def servers(
                     command=[*host.prefix, sys.executable, "-m", "magdagdon.cli"],
                     env={**LIMITS_OUT_OF_THE_WAY, "MAGDAGDON_RATE_LIMITS": "true", **env},
                     log=logs / f"host{n}.log",
+                    reach=network.reach,
                 )
             )
             urls.append(server.url)
@@ -211,15 +212,16 @@ def main() -> None:
         logs = Path(stack.enter_context(TemporaryDirectory()))
         network = stack.enter_context(network_hosts(2))
         print(f"hosts: {network.mode}" + (f" ({network.reason})" if network.reason else ""))
-        redis = RedisServer(logs, binds=("127.0.0.1", network.gateway))
+        redis = RedisServer(logs)
         redis.start()
         stack.callback(redis.stop)
+        redis_host, redis_port = relay(stack, ("127.0.0.1", redis.port), network)
         round_trip(redis.url("127.0.0.1"), args.checks)
         database_url = stack.enter_context(
             temporary_database(args.database_url, prefix="magdagdon_bench")
         )
         database_url = reachable_database(stack, database_url, network)
-        shared = {"MAGDAGDON_REDIS_URL": redis.url(network.gateway)}
+        shared = {"MAGDAGDON_REDIS_URL": f"redis://{redis_host}:{redis_port}/0"}
         print(f"\n{args.players} players, {args.seconds:g} s per phase")
         results = []
         for setup, count, env in (
@@ -227,7 +229,7 @@ def main() -> None:
             ("1 host, limits in Redis", 1, shared),
             ("2 hosts, limits in Redis", 2, shared),
         ):
-            with servers(network, count, database_url, env, logs) as urls:
+            with servers(network, count, database_url, env, logs) as urls, network.reach():
                 results.append(measure(setup, urls, args.players, args.seconds))
         table(results, args.seconds)
     sys.stdout.flush()

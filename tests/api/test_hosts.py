@@ -34,7 +34,7 @@ import pytest
 
 from ..conftest import PG_ENV
 from ..utils.api import ViewPlayer
-from ..utils.hosts import Network, RedisServer, network_hosts, reachable_database
+from ..utils.hosts import Network, RedisServer, network_hosts, reachable_database, relay
 from ..utils.pg import temporary_database
 from ..utils.server import ServerProcess, server_process
 
@@ -58,6 +58,8 @@ class Cluster:
 
     network: Network
     redis: RedisServer
+    redis_url: str
+    """Where the hosts reach :attr:`redis` (database ``REDIS_DB``)."""
     database_url: str
     logs: Path
     servers: dict[int, ServerProcess] = field(default_factory=dict)
@@ -84,8 +86,9 @@ class Cluster:
                 host=host.address,
                 command=[*host.prefix, sys.executable, "-m", "magdagdon.cli"],
                 log=self.logs / f"host{n}.log",
+                reach=self.network.reach,
                 env={
-                    "MAGDAGDON_REDIS_URL": self.redis.url(self.network.gateway, REDIS_DB),
+                    "MAGDAGDON_REDIS_URL": self.redis_url,
                     "MAGDAGDON_RATE_LIMITS": "true",
                     "MAGDAGDON_PLAYER_ACTIONS_PER_SECOND": str(RATE),
                 },
@@ -124,12 +127,14 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         if network.reason:  # say it where the summary shows it
             warnings.warn(f"hosts on the loopback, not namespaces: {network.reason}", stacklevel=1)
         print(f"hosts: {network.mode}: {where}")
-        # the hosts reach PostgreSQL through a relay on the bridge; the test's Redis is there too
+        # the hosts reach PostgreSQL and the test's Redis through relays at the gateway
         database_url = reachable_database(stack, database_url, network)
-        redis = RedisServer(logs, binds=("127.0.0.1", network.gateway))
+        redis = RedisServer(logs)
         redis.start()
         stack.callback(redis.stop)
-        found = Cluster(network, redis, database_url, logs)
+        redis_host, redis_port = relay(stack, ("127.0.0.1", redis.port), network)
+        redis_url = f"redis://{redis_host}:{redis_port}/{REDIS_DB}"
+        found = Cluster(network, redis, redis_url, database_url, logs)
         stack.callback(found.stop)
         found.start(0)
         found.start(1)
@@ -161,7 +166,8 @@ class Player:
         else:
             url = self.cluster.servers[host].url
         headers = {"cookie": self.cookie} if self.cookie else {}
-        r = self.client.request(method, url + path, json=body, headers=headers)
+        with self.cluster.network.reach():
+            r = self.client.request(method, url + path, json=body, headers=headers)
         if "set-cookie" in r.headers:
             self.cookie = r.headers["set-cookie"].split(";", 1)[0]
         return r

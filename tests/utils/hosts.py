@@ -2,21 +2,26 @@
 of its own on a bridge of its own (or, where namespaces cannot be made, 127.0.0.1), and a
 Redis server of the test's own that it can stop and start.
 
-The namespaces' addresses are in 10.231.N.0/24 on a bridge that exists only while the test
-runs: traffic goes only between this machine and the namespaces made on it.
+The namespaces' addresses are in 10.231.0.0/24 on a bridge in a namespace of its own (the
+gateway's): nothing of it is in this machine's own network, whose every new address or link a
+browser of a test running beside it would take for the network changing (Chromium fails each
+request in flight with ``ERR_NETWORK_CHANGED``: a browser test failed so while this ran). The
+test reaches the hosts from a thread put in the gateway's namespace (:meth:`Network.reach`);
+the hosts reach this machine's services (PostgreSQL, Redis) through relays listening at the
+gateway (:func:`relay`).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
-import random
 import secrets
 import shutil
 import socket
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,66 +48,116 @@ class Network:
     hosts: list[Host]
     reason: str = ""
     """Why the hosts are on the loopback, when they are."""
+    namespace: str | None = None
+    """The gateway's namespace (None on the loopback)."""
+
+    def reach(self) -> AbstractContextManager[None]:
+        """The calling thread in the hosts' network while the block runs: a connection to a
+        host is made in it (a socket made there stays there; a thread started there too)."""
+        return entered(self.namespace) if self.namespace else nullcontext()
+
+
+def _setns(fd: int) -> None:
+    """The calling thread into the network namespace of ``fd`` (os.setns from Python 3.12)."""
+    if hasattr(os, "setns"):
+        os.setns(fd, os.CLONE_NEWNET)
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+        error = ctypes.get_errno()
+        raise OSError(error, os.strerror(error))
+
+
+@contextmanager
+def entered(namespace: str) -> Iterator[None]:
+    """The calling thread (only it) in network namespace ``namespace`` while the block runs."""
+    own = os.open("/proc/thread-self/ns/net", os.O_RDONLY)
+    try:
+        there = os.open(f"/run/netns/{namespace}", os.O_RDONLY)
+        try:
+            _setns(there)
+        finally:
+            os.close(there)
+        try:
+            yield
+        finally:
+            _setns(own)
+    finally:
+        os.close(own)
+
+
+def relay(stack: ExitStack, target: tuple[str, int], network: Network) -> tuple[str, int]:
+    """Where ``network``'s hosts reach a service of this machine's listening at ``target``:
+    ``target`` itself on the loopback; from namespaces, a relay listening at the gateway (in
+    its namespace) that connects to ``target`` from here, stopped when ``stack`` closes."""
+    if network.mode == "loopback":
+        return target
+    proxy = TcpProxy(target, host=network.gateway, listen_in=network.reach)
+    proxy.start()
+    stack.callback(proxy.stop)
+    return network.gateway, proxy.port
 
 
 def reachable_database(stack: ExitStack, database_url: str, network: Network) -> str:
-    """The URL at which ``network``'s hosts reach the database: as it is on the loopback;
-    from namespaces, through a relay on the bridge's address (the machine's PostgreSQL listens
-    on 127.0.0.1), stopped when ``stack`` closes."""
-    if network.mode == "loopback":
-        return database_url
+    """The URL at which ``network``'s hosts reach the database (:func:`relay`: the machine's
+    PostgreSQL listens on 127.0.0.1)."""
     from sqlalchemy import make_url
 
     real = make_url(database_url)
-    relay = TcpProxy((real.host or "127.0.0.1", real.port or 5432), host=network.gateway)
-    relay.start()
-    stack.callback(relay.stop)
-    return real.set(host=network.gateway, port=relay.port).render_as_string(hide_password=False)
+    host, port = relay(stack, (real.host or "127.0.0.1", real.port or 5432), network)
+    return real.set(host=host, port=port).render_as_string(hide_password=False)
 
 
 def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, text=True)
 
 
-def _free_subnet() -> str:
-    """``10.231.N`` for an N that no address or route of this machine uses."""
-    taken = (
-        subprocess.run(["ip", "-o", "addr"], capture_output=True, text=True, check=True).stdout
-        + subprocess.run(["ip", "route"], capture_output=True, text=True, check=True).stdout
-    )
-    for n in random.sample(range(256), 256):
-        if f"10.231.{n}." not in taken:
-            return f"10.231.{n}"
-    raise RuntimeError("every 10.231.N.0/24 is taken on this machine")
+SUBNET = "10.231.0"
+"""The hosts' addresses: in the gateway's namespace, which nothing else shares (two runs on one
+machine each have their own)."""
 
 
 @contextmanager
 def _namespaces(count: int) -> Iterator[Network]:
     tag = secrets.token_hex(3)
-    subnet = _free_subnet()
-    bridge = f"mgbr{tag}"
-    made: list[tuple[str, ...]] = []  # what to delete, last made first
+    gateway, bridge = f"mggw{tag}", "mgbr"
+    made: list[str] = []  # the namespaces (their links go with them), last made first
     try:
-        _ip("link", "add", bridge, "type", "bridge")
-        made.append(("link", "del", bridge))
-        _ip("addr", "add", f"{subnet}.1/24", "dev", bridge)
-        _ip("link", "set", bridge, "up")
+        _ip("netns", "add", gateway)
+        made.append(gateway)
+        _ip("-n", gateway, "link", "set", "lo", "up")
+        _ip("-n", gateway, "link", "add", bridge, "type", "bridge")
+        _ip("-n", gateway, "addr", "add", f"{SUBNET}.1/24", "dev", bridge)
+        _ip("-n", gateway, "link", "set", bridge, "up")
         hosts = []
         for n in range(count):
-            ns, veth = f"mgns{n}{tag}", f"mgv{n}{tag}"
+            ns, veth = f"mgns{n}{tag}", f"mgv{n}"
             _ip("netns", "add", ns)
-            made.append(("netns", "del", ns))
-            _ip("link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
-            _ip("link", "set", veth, "master", bridge, "up")
-            address = f"{subnet}.{n + 2}"
+            made.append(ns)
+            _ip(
+                "-n",
+                gateway,
+                "link",
+                "add",
+                veth,
+                "type",
+                "veth",
+                "peer",
+                "name",
+                "eth0",
+                "netns",
+                ns,
+            )
+            _ip("-n", gateway, "link", "set", veth, "master", bridge, "up")
+            address = f"{SUBNET}.{n + 2}"
             _ip("-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
             _ip("-n", ns, "link", "set", "eth0", "up")
             _ip("-n", ns, "link", "set", "lo", "up")
             hosts.append(Host(ns, address, ("ip", "netns", "exec", ns)))
-        yield Network("network namespaces", f"{subnet}.1", hosts)
+        yield Network("network namespaces", f"{SUBNET}.1", hosts, namespace=gateway)
     finally:
-        for args in reversed(made):
-            subprocess.run(["ip", *args], capture_output=True)
+        for ns in reversed(made):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
 
 
 @contextmanager

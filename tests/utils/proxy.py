@@ -7,16 +7,27 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
 
 class TcpProxy:
-    """Relays connections from a local port (on ``host``) to ``upstream`` while running."""
+    """Relays connections from a local port (on ``host``) to ``upstream`` while running;
+    ``listen_in``: where the port is (a network namespace's, tests/utils/hosts.py), the
+    connections to ``upstream`` being made from here."""
 
-    def __init__(self, upstream: tuple[str, int], host: str = "127.0.0.1") -> None:
+    def __init__(
+        self,
+        upstream: tuple[str, int],
+        host: str = "127.0.0.1",
+        listen_in: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext,
+    ) -> None:
         self.upstream = upstream
         self.host = host
-        probe = socket.socket()
-        probe.bind((host, 0))
+        self._listen_in = listen_in
+        with listen_in():
+            probe = socket.socket()
+            probe.bind((host, 0))
         self.port: int = probe.getsockname()[1]
         probe.close()
         self._listener: socket.socket | None = None
@@ -39,10 +50,11 @@ class TcpProxy:
 
     def start(self) -> None:
         """Accept and relay connections."""
-        listener = socket.socket()
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind((self.host, self.port))
-        listener.listen(64)
+        with self._listen_in():
+            listener = socket.socket()
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            listener.bind((self.host, self.port))
+            listener.listen(64)
         self._listener = listener
         threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
 

@@ -10,8 +10,8 @@ import subprocess
 import sys
 import time
 import zlib
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,7 @@ def server_process(
     log_level: str = "warning",
     cwd: Path | None = None,
     args: Sequence[str] = (),
+    reach: Callable[[], AbstractContextManager[None]] = nullcontext,
 ) -> Iterator[ServerProcess]:
     """Run the server until the block ends.
 
@@ -99,7 +100,8 @@ def server_process(
     otherwise. ``command`` is
     the ``magdagdon`` command to run (default: this Python's ``-m magdagdon.cli``), ``args``
     more arguments of ``serve``; ``host`` the address it listens on (for example a network
-    namespace's, with ``command`` behind ``ip netns exec NAME``).
+    namespace's, with ``command`` behind ``ip netns exec NAME``), ``reach`` where its address
+    is reached from (the namespaces' :meth:`~tests.utils.hosts.Network.reach`).
     """
     port = port or free_port()
     env = {
@@ -144,8 +146,9 @@ def server_process(
             if process.poll() is not None:
                 raise RuntimeError(f"the server exited with {process.returncode}")
             try:
-                if httpx2.get(f"{url}/api/health", timeout=1).status_code == 200:
-                    break
+                with reach():
+                    if httpx2.get(f"{url}/api/health", timeout=1).status_code == 200:
+                        break
             except httpx2.HTTPError:
                 pass
             if time.monotonic() > deadline:
