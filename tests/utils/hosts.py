@@ -58,10 +58,8 @@ class Network:
 
 
 def _setns(fd: int) -> None:
-    """The calling thread into the network namespace of ``fd`` (os.setns from Python 3.12)."""
-    if hasattr(os, "setns"):
-        os.setns(fd, os.CLONE_NEWNET)
-        return
+    """The calling thread into the network namespace of ``fd`` (libc's: Python 3.11 has no
+    os.setns)."""
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
         error = ctypes.get_errno()
