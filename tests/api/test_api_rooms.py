@@ -518,3 +518,46 @@ def test_play_again_makes_one_next_room_that_the_others_join(people: list[TestCl
     ben.post(f"/api/rooms/{again}/start")
     old, new = game(ben, code), game(ben, again)
     assert old["id"] != new["id"] and new["turns"] == 0
+
+
+def test_same_dice_different_choices_for_any_two_players_of_a_room_over(
+    people: list[TestClient],
+) -> None:
+    """Once the room is over every member's game is named, and any two are compared: where
+    they parted (challenges' rule), null for two games that never did; nothing before."""
+    ann, ben, cy, dee = people
+    code = made(ann, clock=30)
+    for p in (ben, cy):
+        p.post(f"/api/rooms/{code}/members")
+    ann.post(f"/api/rooms/{code}/start")
+    r = dee.get(f"/api/rooms/{code}/compare", params={"a": "x", "b": "y"})
+    assert r.status_code == 409 and code_of(r) == "room_not_over"
+    assert all(m["game_id"] is None for m in room(ann, code)["members"])  # not while played
+    # Ann and Ben play every turn alike; Cy spends a power on a REROLL of his first roll
+    act(cy, game(cy, code), {"type": "reroll", "dice": [0]})
+    while room(dee, code)["phase"] != "over":
+        for p in (ann, ben, cy):
+            view = game(p, code)
+            if view["phase"] not in ("over", "roll"):
+                end_turn(p, view)
+    members = {m["name"]: m["game_id"] for m in room(dee, code)["members"]}
+    assert all(members.values()) and len(set(members.values())) == 3
+
+    def compare(a: str, b: str) -> dict[str, Any]:
+        r = dee.get(f"/api/rooms/{code}/compare", params={"a": members[a], "b": members[b]})
+        assert r.status_code == 200, r.json()
+        return dict(r.json())
+
+    same = compare("Ann", "Ben")
+    assert same["parted_at"] is None and same["a"] == members["Ann"]
+    turns = max(game(p, code)["turns"] for p in (ann, ben, cy))
+    assert same["turns"] == turns
+    parted = compare("Ann", "Cy")
+    assert parted == compare("Cy", "Ann") | {"a": members["Ann"], "b": members["Cy"]}
+    assert parted["parted_at"] == 1  # another count of powers used
+    # a game of another room, a room that is not there
+    other = ann.post("/api/games", json={"difficulty": "peaceful", "abandon": True}).json()["id"]
+    r = dee.get(f"/api/rooms/{code}/compare", params={"a": members["Ann"], "b": other})
+    assert r.status_code == 404 and code_of(r) == "game_not_found"
+    r = dee.get("/api/rooms/ZZZZZZZZZZ/compare", params={"a": members["Ann"], "b": members["Ben"]})
+    assert r.status_code == 404 and code_of(r) == "room_not_found"

@@ -124,9 +124,10 @@ def play_turn(ui: UiPlayer) -> dict[str, Any]:
     return dict(view)
 
 
-def api_turn(player: UiPlayer, bot: ViewPlayer) -> bool:
+def api_turn(player: UiPlayer, bot: ViewPlayer, more: bool = False) -> bool:
     """The page's player ends their open turn through the API (the page's cookie), if their
-    game is not over; whether it is over now."""
+    game is not over; whether it is over now. ``more``: a die more than the bot places, where
+    one can go (another board than the bot's: the games part)."""
     page, live_server = player.page, player.base
     post = partial(post_as, page, live_server)
     view = player.view()
@@ -134,6 +135,13 @@ def api_turn(player: UiPlayer, bot: ViewPlayer) -> bool:
     while view["phase"] != "over" and view["turns"] == turns:
         assert view["phase"] != "roll", "the room has not rolled this turn"
         action = bot.next_action(view)
+        if more and action["type"] == "confirm":
+            free = [d for d in view["dice"] if d["cell"] is None and d["legal_cells"]]
+            if free:
+                action, more = (
+                    {"type": "stage", "die": free[0]["index"], "cell": free[0]["legal_cells"][0]},
+                    False,
+                )
         view = post(
             f"/api/games/{view['id']}/actions", {"version": view["version"], "action": action}
         )
@@ -215,6 +223,19 @@ def test_three_players_play_a_room_to_its_end(browser: Any, live_server: str) ->
             ann.set_viewport_size({"width": width, "height": height})
             wholly_on(ann, ann.locator("#sheet [data-intent='room-again']"), width, height)
         measure(ann, "room-final-three-en", TEXTS)
+        # SAME DICE, DIFFERENT CHOICES for any two: Cy picks Ann and Ben (the same bot: alike)
+        sheet = cy.locator("#sheet")
+        sheet.locator("[data-intent='room-compare']").click()
+        first, second = sheet.locator("#room-compare-a"), sheet.locator("#room-compare-b")
+        expect(first.locator("option:checked")).to_contain_text("Cy")  # (his own first)
+        expect(sheet.locator(".duel .mini")).to_have_count(2)
+        first.select_option(label="Ann")
+        expect(sheet.locator(".duel .mini")).to_have_count(2)
+        second.select_option(label="Ben")
+        never = words("en", "room_parted_never", a="Ann", b="Ben")
+        expect(sheet.locator(".room-parted")).to_have_text(never)
+        sheet.locator("[data-intent='open'][data-screen='room']").click()
+        expect(sheet.locator(".room-finals .mini")).to_have_count(3)
         # PLAY AGAIN: Ben makes the next room; Ann is told, and joins it from her sheet
         ben.locator("#sheet [data-intent='room-again']").click()
         expect(ben.locator("#sheet .room-members li.mine")).to_contain_text("Ben")
@@ -253,11 +274,13 @@ def test_a_room_with_a_clock_fits_a_phone_in_every_language(
         # the guest ends the turn through the API: the host's bar says so at once
         playing = [in_room(page, live_server, code) for page in (host, guest)]
         bots = [ViewPlayer(), ViewPlayer()]
-        api_turn(playing[1], bots[1])
+        api_turn(playing[1], bots[1], more=True)  # a die more than the host where one can go
         expect(host.locator(".room-member.done")).to_have_count(1)
         measure(host, f"room-waiting-for-me-{language}", TEXTS)
         # the rest through the API, the host first (the pages follow the events)
-        while not all([api_turn(p, bot) for p, bot in zip(playing, bots, strict=True)]):
+        while not all(
+            [api_turn(p, bot, more=p is playing[1]) for p, bot in zip(playing, bots, strict=True)]
+        ):
             pass
         sheet = host.locator("#sheet")
         expect(sheet.locator(".room-finals .mini")).to_have_count(2)
@@ -266,3 +289,16 @@ def test_a_room_with_a_clock_fits_a_phone_in_every_language(
         host.set_viewport_size({"width": 360, "height": 640})
         wholly_on(host, sheet.locator("[data-intent='room-again']"), 360, 640)
         measure(host, f"room-final-{language}", TEXTS)
+        # SAME DICE, DIFFERENT CHOICES: the host's game and the guest's, from the first turn
+        sheet.locator("[data-intent='room-compare']").click()
+        # (seed 1: turn 1's fourth die has nowhere to go, turn 2's has: they part there)
+        parted = words(
+            language, "room_parted", a=words(language, "you"), b=f"Kristjan-{language}", n=2
+        )
+        expect(sheet.locator(".room-parted")).to_have_text(parted)
+        expect(sheet.locator(".compare-turn")).to_have_text(re.compile(r"^\D*2\D"))
+        expect(sheet.locator(".duel .mini")).to_have_count(2)
+        for width, height in SIZES:
+            host.set_viewport_size({"width": width, "height": height})
+            wholly_on(host, sheet.locator(".duel"), width, height)
+        measure(host, f"room-compare-{language}", TEXTS + ", #sheet label, #sheet select")

@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game, Phase
 from ..engine.dice import seed_bytes
-from .challenges import new_code
+from .challenges import new_code, parted_at, turn_ends
 from .db import Database
 from .errors import StaleVersion
 from .highscores import aware
@@ -80,6 +80,10 @@ class NotRoomMember(Exception):
 
 class RoomNotOver(Exception):
     """The room is still being played."""
+
+
+class NotRoomGame(LookupError):
+    """The game is not one of the room's."""
 
 
 @dataclass(frozen=True)
@@ -355,6 +359,19 @@ class Rooms:
                 .order_by(room_members.c.joined_at, room_members.c.player_id)
             ).all()
         return room, [(m, self.get_game(m.game_id, m.player_id)) for m in members]
+
+    def room_parting(self, code: str, first: str, second: str) -> tuple[int | None, int]:
+        """SAME DICE, DIFFERENT CHOICES of a finished room: the first turn where two of its
+        games parted (:func:`~.challenges.parted_at`; None: never) and the longer game's
+        turns. Raises :class:`RoomNotFound`, :class:`RoomNotOver`, :class:`NotRoomGame`."""
+        room, members = self._member_games(code)
+        if room.phase != "over":
+            raise RoomNotOver(code)
+        found = {m.game_id: row.game for m, row in members}
+        if first not in found or second not in found:
+            raise NotRoomGame(first if first not in found else second)
+        a, b = found[first], found[second]
+        return parted_at(turn_ends(a), turn_ends(b)), max(a.turns, b.turns)
 
     def _roll_open_turn(self, code: str) -> None:
         """Roll the open turn's dice in every member's game that has not rolled them yet (a

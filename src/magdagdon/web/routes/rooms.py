@@ -20,7 +20,7 @@ from datetime import datetime
 from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
-from fastapi import APIRouter, Query, Request, Response, WebSocket, status
+from fastapi import APIRouter, Depends, Query, Request, Response, WebSocket, status
 from pydantic import BaseModel, Field
 
 from ...engine import Difficulty
@@ -28,6 +28,7 @@ from ...store import Store
 from ...store.challenges import normal_code
 from ...store.rooms import (
     ROOM_SIZE,
+    NotRoomGame,
     NotRoomMaker,
     NotRoomMember,
     RoomFull,
@@ -45,6 +46,7 @@ from ..deps import (
     background_owners,
     client_address,
     enforce,
+    limit_replays,
     link_origin,
     qr_modules,
     refuse_chosen_seed,
@@ -90,6 +92,10 @@ class RoomMemberView(BaseModel):
     maker: bool
     score: int | None = Field(description="Their total after the last closed turn.")
     done: bool = Field(description="They have ended the open turn (or their game).")
+    game_id: str | None = Field(
+        description="Their game, once the room is over (its replay; SAME DICE, DIFFERENT "
+        "CHOICES: /compare)."
+    )
     coached: list[int] = Field(
         description="The turns the coach's fast player ended for them (their clock ran out)."
     )
@@ -128,6 +134,19 @@ class RoomView(BaseModel):
         description="The coach's score on the room's dice, once the room is over (null until "
         "it is computed: ask again)."
     )
+
+
+class RoomCompareView(BaseModel):
+    """SAME DICE, DIFFERENT CHOICES: two games of a finished room (each turn of each is its
+    replay's, ``GET /api/games/{id}/frames``)."""
+
+    a: str
+    b: str
+    parted_at: int | None = Field(
+        description="The first turn where the two games parted (another shape left on the "
+        "board, or another count of powers used); null: they never did."
+    )
+    turns: int = Field(description="The turns of the longer game.")
 
 
 class RoomEventView(BaseModel):
@@ -249,6 +268,7 @@ def room_view(
                 maker=m.player_id == state.maker_id,
                 score=m.score,
                 done=m.done,
+                game_id=m.game_id if state.phase == "over" else None,
                 coached=m.coached,
             )
             for m in state.members
@@ -441,6 +461,40 @@ async def play_again(
     room_news(request.app, code)
     room_news(request.app, again)
     return _answer(_link(request, settings, again), made)
+
+
+_GAME_ID = Query(min_length=1, max_length=64, description="The game of a member (its game_id).")
+
+
+@router.get(
+    "/{code}/compare",
+    response_model=RoomCompareView,
+    dependencies=[Depends(limit_replays)],  # two games replayed, as a replay's
+    responses={
+        404: {"model": ErrorResponse, "description": "room_not_found; game_not_found."},
+        409: {"model": ErrorResponse, "description": "room_not_over"},
+        429: {"model": ErrorResponse, "description": "Too many looks: see Retry-After."},
+    },
+)
+async def compare(
+    code: str,
+    request: Request,
+    store: StoreDep,
+    a: Annotated[str, _GAME_ID],
+    b: Annotated[str, _GAME_ID],
+) -> RoomCompareView:
+    """SAME DICE, DIFFERENT CHOICES for any two players of a finished room: where their games
+    parted (challenges' rule). Anyone with the room's code may look, once it is over."""
+    code = await _code(request, code)
+    try:
+        parted, turns = await run_store(store, lambda: store.room_parting(code, a, b))
+    except RoomNotFound:
+        raise await _not_found(request, code) from None
+    except RoomNotOver:
+        raise ApiError(409, "room_not_over", "The room is still being played.") from None
+    except NotRoomGame:
+        raise ApiError(404, "game_not_found", "No such game in this room.") from None
+    return RoomCompareView(a=a, b=b, parted_at=parted, turns=turns)
 
 
 @router.get(

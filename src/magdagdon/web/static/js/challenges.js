@@ -75,6 +75,31 @@ function turnPowers(t, frames, turn) {
   return said;
 }
 
+// SAME DICE, DIFFERENT CHOICES at one turn of two games of the same dice (``frames``: each
+// one's replay frames; ``a`` and ``b`` their rows, {name, mine}): the turn, its dice, the two
+// boards side by side with the powers each used, PREVIOUS and NEXT TURN (``turnIntent``, with
+// data-by). A room's too (rooms.js).
+export function duelParts(t, { a, b, frames, turn, last }, turnIntent) {
+  const side = (row, list) => {
+    const at = (n) => [...list].reverse().find((f) => f.turn === n && f.kind !== "start") || null;
+    const end = at(turn) || list[list.length - 1];
+    const before = turn > 1 ? (at(turn - 1) || list[0]) : list[0];
+    const powers = turnPowers(t, list, turn);
+    return el("div", { class: `duel-side${row.mine ? " mine" : ""}` },
+      miniBoard(t, `${row.mine ? t("you") : who(t, row.name)}: ${t.number(end.score)}`, before.board, end.board),
+      powers.length ? el("p", { class: "note compare-powers", text: powers.join(" · ") }) : null);
+  };
+  const rolled = frames[0].find((f) => f.turn === turn && f.kind === "roll");
+  return [
+    el("p", { class: "compare-turn", text: t("compare_turn", { n: turn, of: last }) }),
+    rolled ? el("p", { class: "note", text: t("compare_dice", { dice: rolled.dice.join(" ") }) }) : null,
+    el("div", { class: "duel" }, side(a, frames[0]), side(b, frames[1])),
+    el("p", { class: "note", text: t("parted_rule") }),
+    el("div", { class: "actions compare-nav" },
+      button(turnIntent, t("previous_turn"), { "data-by": "-1", disabled: turn <= 1 }),
+      button(turnIntent, t("next_turn"), { className: "button primary", "data-by": "1", disabled: turn >= last }))];
+}
+
 // Two boards side by side (COMPARE's icon)
 function compareIcon() {
   return svg("svg", { viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true" },
@@ -373,28 +398,11 @@ export class Challenges {
   }
 
   compareSheet(t) {
-    const { a, b, frames, turn, error, last } = this.compare;
+    const { frames, error } = this.compare;
     const title = t("title_same_dice");
     if (error) return [title, el("p", { class: "error-text", role: "alert", text: error })];
     if (!frames) return [title, el("p", { text: t("loading") })];
-    const side = (row, list) => {
-      const at = (n) => [...list].reverse().find((f) => f.turn === n && f.kind !== "start") || null;
-      const end = at(turn) || list[list.length - 1];
-      const before = turn > 1 ? (at(turn - 1) || list[0]) : list[0];
-      const powers = turnPowers(t, list, turn);
-      return el("div", { class: `duel-side${row.mine ? " mine" : ""}` },
-        miniBoard(t, `${row.mine ? t("you") : who(t, row.name)}: ${t.number(end.score)}`, before.board, end.board),
-        powers.length ? el("p", { class: "note compare-powers", text: powers.join(" · ") }) : null);
-    };
-    const rolled = frames[0].find((f) => f.turn === turn && f.kind === "roll");
-    return [title,
-      el("p", { class: "compare-turn", text: t("compare_turn", { n: turn, of: last }) }),
-      rolled ? el("p", { class: "note", text: t("compare_dice", { dice: rolled.dice.join(" ") }) }) : null,
-      el("div", { class: "duel" }, side(a, frames[0]), side(b, frames[1])),
-      el("p", { class: "note", text: t("parted_rule") }),
-      el("div", { class: "actions compare-nav" },
-        button("challenge-turn", t("previous_turn"), { "data-by": "-1", disabled: turn <= 1 }),
-        button("challenge-turn", t("next_turn"), { className: "button primary", "data-by": "1", disabled: turn >= last })),
+    return [title, ...duelParts(t, this.compare, "challenge-turn"),
       el("div", { class: "actions" }, button("challenge-results", t("challenge_table"), { "data-code": this.compare.code }))];
   }
 

@@ -5,13 +5,14 @@
 // is on the board as any game (its actions are the game's), with the room's bar above it: the
 // turn's clock, who has ended the turn, and the others' boards as the last closed turn left
 // them (tap one: the room's sheet, that board large). The room's events come over a WebSocket
-// that resumes after the last event seen. Imported when the screen first opens, or when a
+// that resumes after the last event seen. Once it is over: SAME DICE, DIFFERENT CHOICES for any
+// two of its players (the sheet "room-compare"). Imported when the screen first opens, or when a
 // room's game is shown (controller.js routes to it); every rule, roll and score is the server's.
 
 import { ApiError } from "./api.js";
 import { askName } from "./askname.js";
 import { button, el } from "./dom.js";
-import { linkPart, shareLink, who } from "./challenges.js";
+import { duelParts, linkPart, shareLink, who } from "./challenges.js";
 import { miniBoard } from "./sheets.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
@@ -19,7 +20,7 @@ if (!document.querySelector("link[data-rooms]")) {
   document.head.append(el("link", { rel: "stylesheet", href: new URL("../css/rooms.css", import.meta.url).href, "data-rooms": "" }));
 }
 
-export const SCREENS = ["room"];
+export const SCREENS = ["room", "room-compare"];
 const CLOCKS = [30, 60, 120, null]; // seconds a turn lasts; null: wait for everyone
 const RETRIES = [500, 1000, 2000, 4000, 8000]; // ms before reconnecting, then every 8 s
 const COACH_WAITS = [2000, 4000, 8000, 16000, ...Array(9).fill(30000)]; // ms between asks for the coach's score
@@ -67,6 +68,7 @@ export class Rooms {
     this.error = "";
     this.notice = "";
     this.enlarged = null; // a member's name whose board the sheet shows large
+    this.compare = null; // SAME DICE, DIFFERENT CHOICES: {a, b, frames, turn, last, parted, error}
     this.warned = 0; // the turn whose last seconds were said
     this.paintBar();
   }
@@ -120,6 +122,14 @@ export class Rooms {
       case "room-board": this.enlarged = data.name; return this.c.open("room");
       case "room-play": return this.showGame();
       case "room-again": return this.again();
+      case "room-compare": return this.openCompare(null, null);
+      case "room-compare-a": return this.openCompare(data.value, this.compare?.b.game_id);
+      case "room-compare-b": return this.openCompare(this.compare?.a.game_id, data.value);
+      case "room-turn": {
+        const compare = this.compare;
+        if (compare && compare.frames) compare.turn = Math.min(Math.max(1, compare.turn + Number(data.by)), compare.last);
+        return this.c.paint();
+      }
       case "room-new": // another room: the form again
         this.reset();
         return this.c.paint();
@@ -441,7 +451,53 @@ export class Rooms {
     bar.replaceChildren(status, el("div", { class: "room-others", role: "group", "aria-label": t("room_others") }, ...others));
   }
 
+  // SAME DICE, DIFFERENT CHOICES of two players' games (game ids; by default the player, or
+  // the winner for one watching, and the best of the others), from the first turn they parted
+  async openCompare(firstId, secondId) {
+    const state = this.state;
+    const played = state && state.phase === "over" ? state.members.filter((m) => m.game_id) : [];
+    if (played.length < 2) return;
+    const ranked = [...played].sort((x, y) => (y.score ?? -1) - (x.score ?? -1));
+    const a = played.find((m) => m.game_id === firstId) || played.find((m) => m.me) || ranked[0];
+    const b = played.find((m) => m.game_id === secondId && m !== a) || ranked.find((m) => m !== a);
+    const row = (m) => ({ name: m.name, mine: m.me, game_id: m.game_id });
+    const compare = { a: row(a), b: row(b), frames: null, turn: 1, last: 1, parted: null, error: "" };
+    this.compare = compare;
+    await this.c.open("room-compare");
+    try {
+      const [parting, fa, fb] = await Promise.all([
+        this.c.api.request("GET", `/api/rooms/${enc(this.code)}/compare?a=${enc(a.game_id)}&b=${enc(b.game_id)}`),
+        this.c.api.frames(a.game_id), this.c.api.frames(b.game_id)]);
+      Object.assign(compare, { frames: [fa.frames, fb.frames], turn: parting.parted_at || 1, last: parting.turns, parted: parting.parted_at });
+    } catch (error) {
+      compare.error = this.c.errorText(error);
+    }
+    if (this.compare === compare && this.c.screen === "room-compare") this.c.paint();
+  }
+
+  compareSheet(t) {
+    const title = t("title_same_dice");
+    const compare = this.compare;
+    const state = this.state;
+    if (!compare || !state) return [title, el("p", { text: t("loading") })];
+    const played = state.members.filter((m) => m.game_id);
+    const pick = (id, label, chosen) => el("div", { class: "field" },
+      el("label", { for: id, text: label }),
+      el("select", { id, "data-change": id },
+        ...played.map((m) => el("option", { value: m.game_id, selected: m.game_id === chosen, text: who(t, m.name) }))));
+    const pickers = el("div", { class: "room-pickers" },
+      pick("room-compare-a", t("room_compare_first"), compare.a.game_id),
+      pick("room-compare-b", t("room_compare_second"), compare.b.game_id));
+    const back = el("div", { class: "actions" }, button("open", t("room_standings"), { "data-screen": "room" }));
+    if (compare.error) return [title, pickers, el("p", { class: "error-text", role: "alert", text: compare.error }), back];
+    if (!compare.frames) return [title, pickers, el("p", { text: t("loading") }), back];
+    const names = { a: compare.a.mine ? t("you") : who(t, compare.a.name), b: compare.b.mine ? t("you") : who(t, compare.b.name) };
+    const said = compare.parted ? t("room_parted", { ...names, n: compare.parted }) : t("room_parted_never", names);
+    return [title, pickers, el("p", { class: "note room-parted", role: "status", text: said }), ...duelParts(t, compare, "room-turn"), back];
+  }
+
   sheet(screen, t) {
+    if (screen === "room-compare") return this.compareSheet(t);
     const title = t("title_room");
     const error = this.error ? el("p", { class: "error-text", role: "alert", text: this.error }) : null;
     if (!this.code) return [title, ...this.makeForm(t), error];
@@ -521,11 +577,15 @@ export class Rooms {
     if (over) actions.push(button("room-new", t("room_another")));
     if (!state.member) actions.unshift(el("p", { class: "note", text: t("room_watching") }));
     const next = over && state.next ? el("p", { class: "note", role: "status", text: t("room_again_note") }) : null;
+    const played = state.members.filter((m) => m.game_id);
+    const compare = over && played.length > 1
+      ? el("div", { class: "actions" }, button("room-compare", t("same_dice"), { className: "button wraps" }))
+      : null;
     const coach = over
       ? el("p", { class: "coach-line", text: state.coach !== null ? t("room_coach", { score: t.number(state.coach) }) : t("room_coach_waiting") })
       : null;
     // what moves the game on comes before the boards (eight of them are taller than a phone)
-    return [el("h3", { text: caption }), table, coach, next, el("div", { class: "actions" }, ...actions), large, finals];
+    return [el("h3", { text: caption }), table, coach, next, el("div", { class: "actions" }, ...actions), compare, large, finals];
   }
 }
 
