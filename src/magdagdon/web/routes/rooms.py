@@ -286,13 +286,15 @@ _REFUSED: dict[type[Exception], tuple[int, str, str]] = {
     RoomStarted: (409, "room_started", "The room has started without you: you may watch it."),
     NotRoomMember: (403, "not_room_member", "Only the room's players play it again."),
     RoomNotOver: (409, "room_not_over", "The room is still being played."),
+    NotRoomGame: (404, "game_not_found", "No such game in this room."),
 }
-"""The store's refusals of joining a room (or its next: PLAY AGAIN), as the API's errors."""
+"""The store's refusals of joining a room (or its next: PLAY AGAIN), and of comparing two of
+its games, as the API's errors."""
 
 
 async def _joining(request: Request, store: Store, code: str, work: Callable[[], T]) -> T:
-    """The store's answer to ``work``, which joins room ``code`` (or its next), its refusals
-    as the API's errors."""
+    """The store's answer to ``work`` on room ``code`` (joining it or its next, comparing two
+    of its games), its refusals as the API's errors."""
     try:
         return await run_store(store, work)
     except RoomNotFound:
@@ -486,14 +488,7 @@ async def compare(
     """SAME DICE, DIFFERENT CHOICES for any two players of a finished room: where their games
     parted (challenges' rule). Anyone with the room's code may look, once it is over."""
     code = await _code(request, code)
-    try:
-        parted, turns = await run_store(store, lambda: store.room_parting(code, a, b))
-    except RoomNotFound:
-        raise await _not_found(request, code) from None
-    except RoomNotOver:
-        raise ApiError(409, "room_not_over", "The room is still being played.") from None
-    except NotRoomGame:
-        raise ApiError(404, "game_not_found", "No such game in this room.") from None
+    parted, turns = await _joining(request, store, code, lambda: store.room_parting(code, a, b))
     return RoomCompareView(a=a, b=b, parted_at=parted, turns=turns)
 
 
