@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -334,3 +335,17 @@ def test_with_redis_stopped_both_hosts_keep_serving(cluster: Cluster) -> None:
     with Player(cluster) as player:
         statuses, took = player.flood(player.new_game(), 4 * BURST)
         assert BURST <= _allowed(statuses) <= BURST + RATE * took + 1, (statuses, took)
+
+
+def test_the_hosts_leave_this_machines_network_alone(cluster: Cluster) -> None:
+    """No link or address of the hosts' network is in this machine's own: a browser test
+    beside this one takes every new one for the network changing (Chromium fails each request
+    in flight with ERR_NETWORK_CHANGED)."""
+    if cluster.network.mode == "loopback":
+        pytest.skip(f"hosts on the loopback: {cluster.network.reason}")
+    ours = subprocess.run(["ip", "-o", "addr"], capture_output=True, text=True, check=True).stdout
+    ours += subprocess.run(["ip", "-o", "link"], capture_output=True, text=True, check=True).stdout
+    assert "10.231." not in ours and "mgbr" not in ours and "mgv" not in ours, ours
+    with cluster.network.reach():  # (they are there, in the gateway's namespace)
+        theirs = subprocess.run(["ip", "-o", "addr"], capture_output=True, text=True).stdout
+    assert f"{cluster.network.gateway}/24" in theirs
