@@ -15,6 +15,7 @@ starts, never the machine's.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -349,3 +350,66 @@ def test_the_hosts_leave_this_machines_network_alone(cluster: Cluster) -> None:
     with cluster.network.reach():  # (they are there, in the gateway's namespace)
         theirs = subprocess.run(["ip", "-o", "addr"], capture_output=True, text=True).stdout
     assert f"{cluster.network.gateway}/24" in theirs
+
+
+def _event(live: Any, kind: str, **body: Any) -> dict[str, Any]:
+    """The next event of ``kind`` (and with ``body``'s items) on a live connection, skipping
+    others; a failure after 30 s (never a hang)."""
+    deadline = time.monotonic() + 30
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {kind} {body} within 30 s"
+        event: dict[str, Any] = json.loads(live.recv(timeout=left))
+        if event["type"] == kind and all(event["body"].get(k) == v for k, v in body.items()):
+            return event
+
+
+def test_room_members_on_two_hosts_see_each_others_turns(cluster: Cluster) -> None:
+    """A live room with its maker on one host and its other member on the other (each with a
+    live connection to their own): each hears the other's joining, ending a turn and the
+    turn's boards (Redis carries the news between the hosts)."""
+    from websockets.sync.client import connect
+
+    with Player(cluster) as ann, Player(cluster) as ben, ExitStack() as stack:
+        for player, name, host in ((ann, "Ann", 0), (ben, "Ben", 1)):
+            r = player.request("PUT", "/api/players/me", {"name": name}, host=host)
+            assert r.status_code == 200, r.text
+        made = ann.request("POST", "/api/rooms", {"difficulty": "peaceful", "clock": None}, host=0)
+        assert made.status_code == 201, made.text
+        code = made.json()["code"]
+
+        def live(player: Player, host: int) -> Any:
+            url = cluster.servers[host].url.replace("http://", "ws://") + f"/api/rooms/{code}/live"
+            with cluster.network.reach():
+                return stack.enter_context(
+                    connect(url, additional_headers={"cookie": player.cookie}, open_timeout=10)
+                )
+
+        ann_live = live(ann, 0)
+        assert ben.request("POST", f"/api/rooms/{code}/members", host=1).status_code == 201
+        ben_live = live(ben, 1)
+        _event(ann_live, "member_joined", player={"name": "Ben", "me": False})  # (the other host)
+        assert ann.request("POST", f"/api/rooms/{code}/start", host=0).status_code == 200
+        _event(ben_live, "turn_opened", turn=1)
+        views = {}
+        for player, host, others in ((ann, 0, ben_live), (ben, 1, ann_live)):
+            game_id = player.request("GET", f"/api/rooms/{code}", host=host).json()["game_id"]
+            view = player.request("GET", f"/api/games/{game_id}", host=host).json()
+            bot = ViewPlayer()
+            while view["turns"] == 0:
+                body = {"version": view["version"], "action": bot.next_action(view)}
+                r = player.request("POST", f"/api/games/{game_id}/actions", body, host=host)
+                if r.status_code == 429:
+                    time.sleep(int(r.headers["retry-after"]))
+                    continue
+                assert r.status_code == 200, r.text
+                view = r.json()
+            views[host] = view
+            if host == 0:  # the other host's member hears that Ann has ended the turn
+                _event(others, "member_done", turn=1, player={"name": "Ann", "me": False})
+        for live_connection in (ann_live, ben_live):
+            closed = _event(live_connection, "turn_closed", turn=1)
+            boards = {b["name"]: b for b in closed["body"]["boards"]}
+            assert boards["Ann"]["board"] == views[0]["board"]
+            assert boards["Ben"]["board"] == views[1]["board"]
+            assert boards["Ann"]["score"] == views[0]["score"]["total"]
