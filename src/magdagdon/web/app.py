@@ -32,7 +32,7 @@ from .coach_pool import Background, CoachPool
 from .deps import HEAD_SCOPE_KEY, OUTCOME_GRACE, PathPattern, current_player, store_work
 from .errors import install_error_handlers
 from .limits import Limits, RateLimits
-from .live import room_hub, watch_clocks
+from .live import ServerSend, room_hub, watch_clocks
 from .request_id import RequestIdMiddleware
 from .routes import (
     account,
@@ -263,6 +263,7 @@ def create_app(
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(HeadMiddleware)
     app.add_middleware(RequestIdMiddleware)
+    app.add_middleware(ServerSend)  # (the outermost: live.cut reaches the server's own send)
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)

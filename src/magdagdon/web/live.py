@@ -9,8 +9,9 @@ is read within :data:`POLL` seconds, when the connection reads the database anyw
 an open turn whose deadline has passed: the room's clock holds with nobody acting).
 
 What a connection sends is bounded: a client that does not read its socket has at most
-:data:`QUEUE` events waiting for it; past that the connection is closed (it reconnects and
-resumes from the last event it saw), so a silent client never makes the server's memory grow.
+:data:`QUEUE` events waiting for it; a send that waits :data:`SEND_TIMEOUT` seconds cuts the
+connection (:func:`cut`: it reconnects and resumes from the last event it saw), so a silent
+client never makes the server's memory grow.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..store import Store
@@ -138,6 +140,39 @@ def _moment(websocket: WebSocket) -> datetime:
     return datetime.now(UTC)
 
 
+SERVER_SEND = "magdagdon.server_send"
+"""The scope's key of a live connection's ASGI ``send`` as the server gave it."""
+
+
+class ServerSend:
+    """ASGI middleware, the app's outermost: a live connection's ``send`` as the server gave
+    it, kept in its scope for :func:`cut` (the middlewares within wrap it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Keep ``send`` (a WebSocket's), then on to the app."""
+        if scope["type"] == "websocket":
+            scope[SERVER_SEND] = send
+        await self.app(scope, receive, send)
+
+
+def cut(websocket: WebSocket) -> bool:
+    """Cut a connection at once, what waits to be sent thrown away; whether it could. A close
+    waits until what was sent before it has gone, which a client that does not read never
+    lets happen (its TCP window stays shut): the connection and the server's buffers would
+    stay as long as the client does. ASGI has no message for this: the transport is reached
+    through the ASGI ``send`` of uvicorn's protocol (:class:`ServerSend`; elsewhere, as under
+    the test client, the close alone)."""
+    send = websocket.scope.get(SERVER_SEND)
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    if transport is None or not hasattr(transport, "abort"):
+        return False
+    transport.abort()
+    return True
+
+
 async def follow_room(
     websocket: WebSocket,
     code: str | None,
@@ -202,8 +237,10 @@ async def follow_room(
                 since = max(since, event.seq)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), timeout=hub.poll)
-    except (WebSocketDisconnect, TimeoutError, RuntimeError):
-        pass  # the client left, or does not read: it resumes from its last event
+    except TimeoutError:
+        cut(websocket)  # the client does not read: it resumes from its last event
+    except (WebSocketDisconnect, RuntimeError):
+        pass  # the client left
     except DatabaseTimeout:
         # the database was busy past a read's deadline: the client reconnects and resumes
         with contextlib.suppress(RuntimeError):
@@ -216,5 +253,5 @@ async def follow_room(
         if not wakers.get(code):
             wakers.pop(code, None)
         if websocket.client_state is WebSocketState.CONNECTED:
-            with contextlib.suppress(RuntimeError):
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):  # (cut, or gone)
                 await websocket.close()
