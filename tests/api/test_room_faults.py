@@ -74,8 +74,8 @@ def test_a_client_that_never_reads_is_dropped_and_memory_stays_flat(tmp_path: Pa
         httpx2.Client(base_url=server.url, timeout=30) as client,
     ):
         assert client.put("/api/players/me", json={"name": "Ann"}).status_code == 200
-        body = {"difficulty": "nightmare", "clock": None, "seed": 2}  # (the same history each run)
-        made = client.post("/api/rooms", json=body)
+        room = {"difficulty": "nightmare", "clock": None, "seed": 2}  # (the same history each run)
+        made = client.post("/api/rooms", json=room)
         code = made.json()["code"]
         assert client.post(f"/api/rooms/{code}/start").status_code == 200
         game_id = client.get(f"/api/rooms/{code}").json()["game_id"]
