@@ -1,6 +1,7 @@
-"""Live rooms under faults (issue 46), on a real server process: a client that never reads its
-live connection is dropped once what waits for it is bounded, and the server's memory does
-not grow with it.
+"""Live rooms under faults (issue 46), on real server processes: a client that never reads its
+live connection is cut once what waits for it is bounded, and the server's memory does not grow
+with it; a worker killed in the middle of a turn loses nothing (its members follow the room on
+the other from the last event they saw) and the turn's clock still closes the turn.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import os
 import socket
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx2
 import pytest
@@ -107,3 +109,85 @@ def test_a_client_that_never_reads_is_dropped_and_memory_stays_flat(tmp_path: Pa
     # each ask was the whole history again (megabytes asked for): the memory stayed
     print(f"cut after {took:.1f} s, {asked} asks of {size} bytes; memory {before} -> {after} kB")
     assert after - before < 8_000, (before, after, asked, size)  # kB
+
+
+NOW = "2031-03-14T12:00:00"
+"""The servers' moment for these requests (``X-Magdagdon-Test-Now``): in the future, so that
+no server's clock watcher, which reads the real time, closes a turn on its own."""
+
+
+def _next(live: Any, kind: str, **body: Any) -> dict[str, Any]:
+    """The next event of ``kind`` (with ``body``'s items) on a live connection, others
+    skipped; a failure after 30 s, never a hang."""
+    deadline = time.monotonic() + 30
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {kind} {body} within 30 s"
+        event: dict[str, Any] = json.loads(live.recv(timeout=left))
+        if event["type"] == kind and all(event["body"].get(k) == v for k, v in body.items()):
+            return event
+
+
+def test_a_worker_killed_mid_turn_loses_nothing_and_the_clock_still_closes_the_turn(
+    database_url: str,
+) -> None:
+    """Two workers on one database. Ann ends turn 1 on the first, whose live connection Ben
+    follows; the first is killed (SIGKILL) before Ben ends it. Ben follows the room on the
+    second from the last event he saw (nothing missed, nothing twice), ends the turn there and
+    it closes; the next turn, which nobody ends, closes at its deadline on the second (the
+    coach ends it for both)."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    header = {"X-Magdagdon-Test-Now": f"{NOW}Z"}
+    with (
+        server_process(database_url) as first,
+        server_process(database_url) as second,
+        httpx2.Client(timeout=30, headers=header) as ann,
+        httpx2.Client(timeout=30, headers=header) as ben,
+    ):
+        for client, name in ((ann, "Ann"), (ben, "Ben")):
+            assert client.put(f"{first.url}/api/players/me", json={"name": name}).status_code == 200
+        room = {"difficulty": "survival", "clock": 30, "seed": 3}
+        code = ann.post(f"{first.url}/api/rooms", json=room).json()["code"]
+        assert ben.post(f"{first.url}/api/rooms/{code}/members").status_code == 201
+        cookie = "; ".join(f"{k}={v}" for k, v in ben.cookies.items())
+
+        def live(server: str, since: int = 0) -> Any:
+            url = server.replace("http://", "ws://") + f"/api/rooms/{code}/live?since={since}"
+            return connect(url, additional_headers={"cookie": cookie, **header}, open_timeout=10)
+
+        seen: list[int] = []
+        with live(first.url) as followed:
+            state = ann.post(f"{first.url}/api/rooms/{code}/start").json()
+            assert state["deadline"] == "2031-03-14T12:00:30Z"
+            game_id = ann.get(f"{first.url}/api/rooms/{code}").json()["game_id"]
+            view, bot = ann.get(f"{first.url}/api/games/{game_id}").json(), ViewPlayer()
+            while view["turns"] == 0:
+                body = {"version": view["version"], "action": bot.next_action(view)}
+                view = ann.post(f"{first.url}/api/games/{game_id}/actions", json=body).json()
+            seen.append(_next(followed, "member_done", turn=1)["seq"])
+            first.kill()
+            with pytest.raises((ConnectionClosed, TimeoutError)):  # the worker is gone
+                while True:
+                    seen.append(json.loads(followed.recv(timeout=10))["seq"])
+        # Ben, on the second worker: the room from the last event he saw, then his turn
+        with live(second.url, since=max(seen)) as followed:
+            game_id = ben.get(f"{second.url}/api/rooms/{code}").json()["game_id"]
+            view, bot = ben.get(f"{second.url}/api/games/{game_id}").json(), ViewPlayer()
+            assert view["phase"] != "roll" and view["turns"] == 0  # rolled by the room
+            while view["turns"] == 0:
+                body = {"version": view["version"], "action": bot.next_action(view)}
+                view = ben.post(f"{second.url}/api/games/{game_id}/actions", json=body).json()
+            closed = _next(followed, "turn_closed", turn=1)
+            assert closed["seq"] == max(seen) + 2  # (his member_done, then the close)
+            assert [b["coached"] for b in closed["body"]["boards"]] == [False, False]
+            opened = _next(followed, "turn_opened", turn=2)
+            # (opened at Ben's moment, the clock's 30 s from there)
+            assert opened["body"]["deadline"] == "2031-03-14T12:00:30+00:00"
+            # nobody ends turn 2: at its deadline the second worker closes it, the coach's
+            late = {"X-Magdagdon-Test-Now": "2031-03-14T12:00:30Z"}
+            state = ben.get(f"{second.url}/api/rooms/{code}", headers=late).json()
+            assert state["turn"] == 3
+            closed = _next(followed, "turn_closed", turn=2)
+            assert [b["coached"] for b in closed["body"]["boards"]] == [True, True]
