@@ -32,6 +32,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,7 @@ async def room_loop(members: list[Member], figures: Figures, until: float, n: in
         try:
             await room_round(members, figures, difficulty)
         except Exception as exc:  # counted; the room starts again
-            figures.error(type(exc).__name__ + ": " + str(exc)[:80])
+            figures.error(type(exc).__name__ + ": " + str(exc).split(":", 2)[-1][:60])
             await asyncio.sleep(1)
 
 
@@ -261,8 +262,15 @@ def main() -> None:
             f"{figures.turns} turns): p50 {p50:.0f} ms, p99 {p99:.0f} ms, worst {delays[-1]:.0f} ms"
         )
     print(f"events lost {figures.lost}, received twice {figures.twice}; errors {figures.errors}")
-    errors = [line for line in log.splitlines() if "ERROR" in line]
-    print(f"the workers logged {len(errors)} errors" + (f": {errors[:3]}" if errors else ""))
+    lines = log.splitlines()
+    errors = [line for line in lines if "ERROR" in line]
+    # what each traceback ended with (its exception), counted
+    ends: dict[str, int] = {}
+    for before, line in pairwise(lines):
+        starts = (" ", "Traceback", "During", "The above")
+        if line and not line.startswith(starts) and before.startswith(" "):
+            ends[line[:120]] = ends.get(line[:120], 0) + 1
+    print(f"the workers logged {len(errors)} errors; the exceptions: {ends}")
 
 
 if __name__ == "__main__":
