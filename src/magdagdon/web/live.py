@@ -173,6 +173,16 @@ def cut(websocket: WebSocket) -> bool:
     return True
 
 
+async def _close(websocket: WebSocket, code: int = 1000, reason: str = "") -> None:
+    """Close the connection, or cut it (:func:`cut`) when the close waits past
+    :data:`SEND_TIMEOUT` behind what a client that does not read has not taken."""
+    try:
+        with contextlib.suppress(RuntimeError, WebSocketDisconnect):  # (cut, or gone)
+            await asyncio.wait_for(websocket.close(code=code, reason=reason), SEND_TIMEOUT)
+    except TimeoutError:
+        cut(websocket)
+
+
 async def follow_room(
     websocket: WebSocket,
     code: str | None,
@@ -243,8 +253,7 @@ async def follow_room(
         pass  # the client left
     except DatabaseTimeout:
         # the database was busy past a read's deadline: the client reconnects and resumes
-        with contextlib.suppress(RuntimeError):
-            await websocket.close(code=1013, reason="try_again")
+        await _close(websocket, code=1013, reason="try_again")
     finally:
         listener.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
@@ -253,5 +262,4 @@ async def follow_room(
         if not wakers.get(code):
             wakers.pop(code, None)
         if websocket.client_state is WebSocketState.CONNECTED:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect):  # (cut, or gone)
-                await websocket.close()
+            await _close(websocket)
