@@ -15,7 +15,6 @@ starts, never the machine's.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -35,7 +34,7 @@ import httpx2
 import pytest
 
 from ..conftest import PG_ENV
-from ..utils.api import ViewPlayer
+from ..utils.api import ViewPlayer, next_event
 from ..utils.hosts import Network, RedisServer, network_hosts, reachable_database, relay
 from ..utils.pg import temporary_database
 from ..utils.server import ServerProcess, server_process
@@ -352,18 +351,6 @@ def test_the_hosts_leave_this_machines_network_alone(cluster: Cluster) -> None:
     assert f"{cluster.network.gateway}/24" in theirs
 
 
-def _event(live: Any, kind: str, **body: Any) -> dict[str, Any]:
-    """The next event of ``kind`` (and with ``body``'s items) on a live connection, skipping
-    others; a failure after 30 s (never a hang)."""
-    deadline = time.monotonic() + 30
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no {kind} {body} within 30 s"
-        event: dict[str, Any] = json.loads(live.recv(timeout=left))
-        if event["type"] == kind and all(event["body"].get(k) == v for k, v in body.items()):
-            return event
-
-
 def test_room_members_on_two_hosts_see_each_others_turns(cluster: Cluster) -> None:
     """A live room with its maker on one host and its other member on the other (each with a
     live connection to their own): each hears the other's joining, ending a turn and the
@@ -388,9 +375,11 @@ def test_room_members_on_two_hosts_see_each_others_turns(cluster: Cluster) -> No
         ann_live = live(ann, 0)
         assert ben.request("POST", f"/api/rooms/{code}/members", host=1).status_code == 201
         ben_live = live(ben, 1)
-        _event(ann_live, "member_joined", player={"name": "Ben", "me": False})  # (the other host)
+        next_event(
+            ann_live, "member_joined", player={"name": "Ben", "me": False}
+        )  # (the other host)
         assert ann.request("POST", f"/api/rooms/{code}/start", host=0).status_code == 200
-        _event(ben_live, "turn_opened", turn=1)
+        next_event(ben_live, "turn_opened", turn=1)
         views = {}
         for player, host, others in ((ann, 0, ben_live), (ben, 1, ann_live)):
             game_id = player.request("GET", f"/api/rooms/{code}", host=host).json()["game_id"]
@@ -406,9 +395,9 @@ def test_room_members_on_two_hosts_see_each_others_turns(cluster: Cluster) -> No
                 view = r.json()
             views[host] = view
             if host == 0:  # the other host's member hears that Ann has ended the turn
-                _event(others, "member_done", turn=1, player={"name": "Ann", "me": False})
+                next_event(others, "member_done", turn=1, player={"name": "Ann", "me": False})
         for live_connection in (ann_live, ben_live):
-            closed = _event(live_connection, "turn_closed", turn=1)
+            closed = next_event(live_connection, "turn_closed", turn=1)
             boards = {b["name"]: b for b in closed["body"]["boards"]}
             assert boards["Ann"]["board"] == views[0]["board"]
             assert boards["Ben"]["board"] == views[1]["board"]

@@ -19,7 +19,7 @@ import pytest
 
 from magdagdon.web.live import SEND_TIMEOUT
 
-from ..utils.api import ViewPlayer
+from ..utils.api import ViewPlayer, next_event
 from ..utils.server import server_process
 
 pytestmark = pytest.mark.slow  # a real server process, a connection left unread
@@ -116,18 +116,6 @@ NOW = "2031-03-14T12:00:00"
 no server's clock watcher, which reads the real time, closes a turn on its own."""
 
 
-def _next(live: Any, kind: str, **body: Any) -> dict[str, Any]:
-    """The next event of ``kind`` (with ``body``'s items) on a live connection, others
-    skipped; a failure after 30 s, never a hang."""
-    deadline = time.monotonic() + 30
-    while True:
-        left = deadline - time.monotonic()
-        assert left > 0, f"no {kind} {body} within 30 s"
-        event: dict[str, Any] = json.loads(live.recv(timeout=left))
-        if event["type"] == kind and all(event["body"].get(k) == v for k, v in body.items()):
-            return event
-
-
 def test_a_worker_killed_mid_turn_loses_nothing_and_the_clock_still_closes_the_turn(
     database_url: str,
 ) -> None:
@@ -166,7 +154,7 @@ def test_a_worker_killed_mid_turn_loses_nothing_and_the_clock_still_closes_the_t
             while view["turns"] == 0:
                 body = {"version": view["version"], "action": bot.next_action(view)}
                 view = ann.post(f"{first.url}/api/games/{game_id}/actions", json=body).json()
-            seen.append(_next(followed, "member_done", turn=1)["seq"])
+            seen.append(next_event(followed, "member_done", turn=1)["seq"])
             first.kill()
             with pytest.raises((ConnectionClosed, TimeoutError)):  # the worker is gone
                 while True:
@@ -179,15 +167,15 @@ def test_a_worker_killed_mid_turn_loses_nothing_and_the_clock_still_closes_the_t
             while view["turns"] == 0:
                 body = {"version": view["version"], "action": bot.next_action(view)}
                 view = ben.post(f"{second.url}/api/games/{game_id}/actions", json=body).json()
-            closed = _next(followed, "turn_closed", turn=1)
+            closed = next_event(followed, "turn_closed", turn=1)
             assert closed["seq"] == max(seen) + 2  # (his member_done, then the close)
             assert [b["coached"] for b in closed["body"]["boards"]] == [False, False]
-            opened = _next(followed, "turn_opened", turn=2)
+            opened = next_event(followed, "turn_opened", turn=2)
             # (opened at Ben's moment, the clock's 30 s from there)
             assert opened["body"]["deadline"] == "2031-03-14T12:00:30+00:00"
             # nobody ends turn 2: at its deadline the second worker closes it, the coach's
             late = {"X-Magdagdon-Test-Now": "2031-03-14T12:00:30Z"}
             state = ben.get(f"{second.url}/api/rooms/{code}", headers=late).json()
             assert state["turn"] == 3
-            closed = _next(followed, "turn_closed", turn=2)
+            closed = next_event(followed, "turn_closed", turn=2)
             assert [b["coached"] for b in closed["body"]["boards"]] == [True, True]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -137,3 +139,15 @@ def play_through(
         body = {"version": view["version"], "action": action}
         view = post(f"/api/games/{view['id']}/actions", body)
     return view
+
+
+def next_event(live: Any, kind: str, **body: Any) -> dict[str, Any]:
+    """The next event of ``kind`` (with ``body``'s items) on a live room connection (a
+    ``websockets`` sync client's), others skipped; a failure after 30 s, never a hang."""
+    deadline = time.monotonic() + 30
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {kind} {body} within 30 s"
+        event: dict[str, Any] = json.loads(live.recv(timeout=left))
+        if event["type"] == kind and all(event["body"].get(k) == v for k, v in body.items()):
+            return event
