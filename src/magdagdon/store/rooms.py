@@ -186,6 +186,7 @@ class Rooms:
     _row: Callable[..., GameRow]
     _insert_game: Callable[..., GameRow]
     get_game: Callable[[str, int], GameRow]
+    finished_game: Callable[[str], GameRow]
     act: Callable[..., GameRow]
 
     # --- making, joining, starting --------------------------------------------------------
@@ -364,13 +365,24 @@ class Rooms:
         """SAME DICE, DIFFERENT CHOICES of a finished room: the first turn where two of its
         games parted (:func:`~.challenges.parted_at`; None: never) and the longer game's
         turns. Raises :class:`RoomNotFound`, :class:`RoomNotOver`, :class:`NotRoomGame`."""
-        room, members = self._member_games(code)
-        if room.phase != "over":
+        with self.db.transaction() as c:
+            phase = c.scalar(select(rooms.c.phase).where(rooms.c.code == code))
+            if phase is None:
+                raise RoomNotFound(code)
+            theirs = set(
+                c.scalars(
+                    select(room_members.c.game_id).where(
+                        room_members.c.code == code, room_members.c.game_id.in_((first, second))
+                    )
+                )
+            )
+        if phase != "over":
             raise RoomNotOver(code)
-        found = {m.game_id: row.game for m, row in members}
-        if first not in found or second not in found:
-            raise NotRoomGame(first if first not in found else second)
-        a, b = found[first], found[second]
+        for game_id in (first, second):
+            if game_id not in theirs:
+                raise NotRoomGame(game_id)
+        # the two games only, with their logs (and cached), as a challenge's results read them
+        a, b = (self.finished_game(game_id).game for game_id in (first, second))
         return parted_at(turn_ends(a), turn_ends(b)), max(a.turns, b.turns)
 
     def _roll_open_turn(self, code: str) -> None:
