@@ -46,7 +46,7 @@ from benchmarks.server_load import Tally, play
 from magdagdon.settings import Settings
 from magdagdon.web.limits import Hit, Limits, RateLimits
 from magdagdon.web.shared import RedisLink, SharedLimits
-from tests.utils.hosts import Network, RedisServer, network_hosts, reachable_database, relay
+from tests.utils.hosts import Network, RedisServer, network_hosts, reachable_database
 from tests.utils.pg import temporary_database
 from tests.utils.server import server_process
 
@@ -212,16 +212,18 @@ def main() -> None:
         logs = Path(stack.enter_context(TemporaryDirectory()))
         network = stack.enter_context(network_hosts(2))
         print(f"hosts: {network.mode}" + (f" ({network.reason})" if network.reason else ""))
-        redis = RedisServer(logs)
+        redis = RedisServer(
+            logs, binds=(network.gateway,), prefix=network.gateway_prefix, reach=network.reach
+        )
         redis.start()
         stack.callback(redis.stop)
-        redis_host, redis_port = relay(stack, ("127.0.0.1", redis.port), network)
-        round_trip(redis.url("127.0.0.1"), args.checks)
+        with network.reach():
+            round_trip(redis.url(network.gateway), args.checks)
         database_url = stack.enter_context(
             temporary_database(args.database_url, prefix="magdagdon_bench")
         )
         database_url = reachable_database(stack, database_url, network)
-        shared = {"MAGDAGDON_REDIS_URL": f"redis://{redis_host}:{redis_port}/0"}
+        shared = {"MAGDAGDON_REDIS_URL": redis.url(network.gateway)}
         print(f"\n{args.players} players, {args.seconds:g} s per phase")
         results = []
         for setup, count, env in (

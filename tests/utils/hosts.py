@@ -20,7 +20,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +50,12 @@ class Network:
     """Why the hosts are on the loopback, when they are."""
     namespace: str | None = None
     """The gateway's namespace (None on the loopback)."""
+
+    @property
+    def gateway_prefix(self) -> tuple[str, ...]:
+        """The command prefix that runs a program in the gateway's namespace (a service the
+        hosts reach directly, as the test's Redis)."""
+        return ("ip", "netns", "exec", self.namespace) if self.namespace else ()
 
     def reach(self) -> AbstractContextManager[None]:
         """The calling thread in the hosts' network while the block runs: a connection to a
@@ -190,12 +196,16 @@ def network_hosts(count: int) -> Iterator[Network]:
 @dataclass
 class RedisServer:
     """A ``redis-server`` of the test's own (never the machine's), without persistence,
-    listening on ``binds`` at ``port``; :meth:`stop` and :meth:`start` again as an outage."""
+    listening on ``binds`` at ``port``; :meth:`stop` and :meth:`start` again as an outage.
+    ``prefix`` runs it elsewhere (the gateway's namespace: :attr:`Network.gateway_prefix`),
+    ``reach`` is where it is reached from (:meth:`Network.reach`)."""
 
     directory: Path
     binds: tuple[str, ...] = ("127.0.0.1",)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
+    prefix: tuple[str, ...] = ()
+    reach: Callable[[], AbstractContextManager[None]] = nullcontext
 
     def url(self, host: str, db: int = 0) -> str:
         """The URL of database ``db`` at ``host``."""
@@ -206,6 +216,7 @@ class RedisServer:
         log = open(self.directory / "redis.log", "ab")  # noqa: SIM115 (closed once redis-server has it)
         self.process = subprocess.Popen(
             [
+                *self.prefix,
                 "redis-server",
                 "--port",
                 str(self.port),
@@ -233,7 +244,7 @@ class RedisServer:
 
     def _answers(self) -> bool:
         try:
-            with socket.create_connection((self.binds[0], self.port), timeout=1) as s:
+            with self.reach(), socket.create_connection((self.binds[0], self.port), timeout=1) as s:
                 s.sendall(b"PING\r\n")
                 return s.recv(16).startswith(b"+PONG")
         except OSError:
