@@ -36,6 +36,13 @@ def key(position: dict[str, Any]) -> str:
     )
 
 
+def is_starter(puzzle: dict[str, Any]) -> bool:
+    """Whether a puzzle given by the server is one of the starter set's (a server also serves
+    the puzzles it found in its players' finished games: a shared test server's depend on what
+    the tests before played)."""
+    return key(puzzle["position"]) in shipped()
+
+
 def best_of(puzzle: dict[str, Any]) -> list[Any]:
     """The best plan of a puzzle given by the server (the starter set says it)."""
     return list(shipped()[key(puzzle["position"])].best)
