@@ -83,14 +83,20 @@ def redis_url() -> str:
 
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An empty SQLite file at the newest migration, made once for the session: each test's
-    database is a copy (migrating a new file for each of a thousand tests cost a minute of the
-    suite). The migrations themselves are tests/api/test_migrations.py's."""
+    """An SQLite file at the newest migration with the starter set of puzzles loaded (as a
+    server leaves a new database at its first start, and as the session's PostgreSQL database
+    is after its first server), made once for the session: each test's database is a copy
+    (migrating a new file for each of a thousand tests cost a minute of the suite, and loading
+    the puzzles took each server started on a copy most of a second). The migrations and the
+    first start on an empty database are tests/api/test_migrations.py's and
+    test_operations.py's."""
     from magdagdon.store.db import Database
+    from magdagdon.store.puzzles import load_starter
 
     path = tmp_path_factory.mktemp("migrated") / "magdagdon.db"
     db = Database(f"sqlite:///{path}")
     db.migrate()
+    load_starter(db)
     db.dispose()  # the last connection closed: the write-ahead log is in the file
     assert not path.with_name(path.name + "-wal").exists()
     return path
@@ -98,8 +104,9 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database at the newest migration (as a server finds it after its first start):
-    a new SQLite file, or the session's PostgreSQL database emptied."""
+    """A database at the newest migration with no player, game nor daily in it (as a server
+    finds it after its first start, the starter set of puzzles loaded): a new SQLite file, or
+    the session's PostgreSQL database emptied."""
     if request.param == "sqlite":
         path = tmp_path / "magdagdon.db"
         shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
