@@ -94,8 +94,9 @@ class Assets:
         for path in sorted(p for p in root.rglob("*") if p.is_file()):
             name = path.relative_to(root).as_posix()
             body = path.read_bytes()
-            digest.update(name.encode() + b"\0" + hashlib.sha256(body).digest())
-            body = without_comments(name, body)
+            hashed = hashlib.sha256(body).digest()
+            digest.update(name.encode() + b"\0" + hashed)
+            body = _sent(name, hashed, body)
             media_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
             if media_type.startswith("text/") or media_type == "application/javascript":
                 media_type += "; charset=utf-8"
@@ -163,6 +164,21 @@ class Assets:
                     self._encoded[(key, encoding)] = found
                 return found, encoding
         return asset.body, None
+
+
+_SENT: LruCache[tuple[str, bytes], bytes] = LruCache(1024)
+"""What :func:`without_comments` made of a file, by its name and digest: an app made again in
+the same process (the tests make one for each test) does not strip the same files again."""
+
+
+def _sent(name: str, digest: bytes, body: bytes) -> bytes:
+    """:func:`without_comments` of a file whose SHA-256 is ``digest``, kept in :data:`_SENT`."""
+    key = (name, digest)
+    sent = _SENT.get(key)
+    if sent is None:
+        sent = without_comments(name, body)
+        _SENT.put(key, sent)
+    return sent
 
 
 _TEMPLATE_SAFE = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\\`")
