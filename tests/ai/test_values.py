@@ -70,3 +70,19 @@ def test_a_table_that_leaves_a_difficulty_out_or_an_unknown_value_is_refused(
 
 def test_the_modules_examples_run() -> None:
     assert doctest.testmod(values).failed == 0
+
+
+def test_a_network_file_that_does_not_unpack_is_a_problem(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check a server makes at start and /api/ready reads the coach's network files
+    without building the models: a file cut short or not a network still fails it."""
+    from magdagdon.ai import ntuple
+
+    whole = ntuple._network_bytes("peaceful.nt")
+    for broken in (b"nonsense", whole[:-100]):
+        ntuple.check_network.cache_clear()
+        monkeypatch.setattr(ntuple, "_network_bytes", lambda name, data=broken: data)
+        problem = values.values_problem()
+        assert problem is not None and problem.startswith("the coach's values cannot be loaded")
+    monkeypatch.undo()
+    ntuple.check_network.cache_clear()
+    assert values.values_problem() is None

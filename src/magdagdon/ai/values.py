@@ -23,7 +23,7 @@ from typing import Final
 from ..engine import Difficulty
 from .model import Model, shipped_model
 from .model import models_problem as linear_models_problem
-from .ntuple import NTupleModel, load_network, network_file, provenance
+from .ntuple import NTupleModel, check_network, load_network, network_file, provenance
 
 VALUES: Final = ("coach", "network", "linear")
 """What a player may ask for: the coach's value, the difficulty's network, the linear model."""
@@ -62,7 +62,9 @@ def values_problem() -> str | None:
         return problem
     try:
         for difficulty in Difficulty:
-            value_model(difficulty)  # cached once loaded; a failure is tried again
+            name = coach_table()[difficulty]
+            if name != LINEAR:
+                check_network(name)  # remembered once it passed; a failure is tried again
     except (OSError, ValueError, KeyError, lzma.LZMAError, struct.error) as exc:
         return f"the coach's values cannot be loaded: {type(exc).__name__}: {exc}"
     return None
