@@ -242,6 +242,39 @@ def test_the_live_events_resume_after_the_last_seen(app: Any, people: list[TestC
         gone.receive_json()
 
 
+def test_a_rooms_connections_in_a_process_share_one_read(
+    app: Any, people: list[TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each of a room's connections read the database on each wake (three reads each: six
+    members made eighteen for every event): now one reader a room and process reads once and
+    hands every connection what it has not sent, each from where it stands."""
+    monkeypatch.setattr(live_module, "POLL", 60.0)  # (the news alone wake the reader)
+    ann, ben, cy, dee = people
+    code = made(ann)
+    for other in (ben, cy):
+        assert other.post(f"/api/rooms/{code}/members").status_code == 201
+    url = f"/api/rooms/{code}/live"
+    # (one client's connections: a test's clients each run the app in an event loop of their
+    # own, as separate processes would, where a server has one)
+    with (
+        dee.websocket_connect(url) as one,
+        dee.websocket_connect(url) as two,
+        dee.websocket_connect(f"{url}?since=2") as three,
+    ):
+        assert [receive(one)["seq"] for _ in range(3)] == [1, 2, 3]
+        assert [receive(two)["seq"] for _ in range(3)] == [1, 2, 3]
+        assert receive(three)["seq"] == 3  # (from where it stands)
+        hub = app.state.room_hub
+        (feeds,) = hub.loops.values()
+        assert list(feeds) == [code] and len(feeds[code].followers) == 3
+        before = feeds[code].reads
+        assert ann.post(f"/api/rooms/{code}/start").status_code == 200
+        for live in (one, two, three):
+            assert [receive(live)["type"] for _ in range(2)] == ["room_started", "turn_opened"]
+        assert feeds[code].reads - before <= 2  # (one wake, or two: not one a connection)
+    assert hub.loops == {}  # (the reader ends with the room's last connection)
+
+
 def test_a_room_joins_the_export_and_leaves_with_a_deleted_player(
     people: list[TestClient],
 ) -> None:

@@ -3,10 +3,16 @@
 The database is the truth: a room's events are numbered rows (store.rooms), and a connection
 sends the ones after the last it sent, in order, so a client that reconnects with
 ``?since=n`` in the address misses none and gets none twice; ``{"since": n}`` sent on an open
-connection goes back (or forward) to after event ``n``. A change made by this process wakes its
-connections to that room at once (:func:`room_news`); a change made by another worker or host
-is read within :data:`POLL` seconds, when the connection reads the database anyway (and closes
-an open turn whose deadline has passed: the room's clock holds with nobody acting).
+connection goes back (or forward) to after event ``n``.
+
+A process reads each room it has connections to once for all of them (:class:`RoomFeed`: one
+reader a room, which hands each connection what it has not sent yet), not once for each: six
+members' connections made eighteen reads of each wake. A change made by this process wakes the
+room's reader at once (:func:`room_news`); a change made by another worker or host is read
+within :data:`POLL` seconds (or at once, told through Redis), when the reader reads the
+database anyway and mends a turn whose opening was interrupted (a worker died between opening
+it and rolling its dice) or closes one whose deadline has passed (the room's clock holds with
+nobody acting; the clock watcher, :func:`watch_clocks`, closes it too).
 
 What a connection sends is bounded: a client that does not read its socket has at most
 :data:`QUEUE` events waiting for it; a send that waits :data:`SEND_TIMEOUT` seconds cuts the
@@ -31,13 +37,13 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..store import Store
 from ..store.db import DatabaseTimeout
-from ..store.rooms import RoomNotFound
+from ..store.rooms import EVENTS_PAGE, RoomNotFound
 from .deps import TEST_NOW_HEADER, cookie_token, renew_deadline, run_store
 from .errors import ApiError
 
 POLL = 1.0
-"""Seconds between a connection's reads of the database (other workers' events, the clock)
-while no news come from Redis."""
+"""Seconds between a room's reads of the database (other workers' events, the clock) while no
+news come from Redis."""
 POLL_SUBSCRIBED = 10.0
 """The same while Redis's news arrive (:class:`~magdagdon.web.shared.RoomChannel`): a read
 only in case a message was lost."""
@@ -46,36 +52,154 @@ CLOCK_EVERY = 1.0
 SEND_TIMEOUT = 10.0
 """Seconds a send may wait for a client that does not read: then the connection is closed."""
 QUEUE = 200
-"""The most events sent in one go (a client far behind gets the rest on the next read)."""
+"""The most events sent in one go (a client far behind gets the rest right after)."""
 
 log = logging.getLogger(__name__)
 
 
+class Follower:
+    """One live connection's place in its room: the last event it sent (``since``), its
+    clock, and what its room's reader read last for it."""
+
+    def __init__(self, since: int, moment: Callable[[], datetime]) -> None:
+        """A connection that has sent the events up to ``since``."""
+        self.since = since
+        self.moment = moment
+        self.news = asyncio.Event()
+        """Set when the reader has read for this connection (or the connection should look)."""
+        self.read: tuple[Any, list[Any], int] | None = None
+        """The room's state, its events after the third item, and that number, as read last."""
+        self.failed: BaseException | None = None
+        """What the last read raised instead (the connection ends with it)."""
+
+    def deliver(self, state: Any, events: list[Any], base: int) -> None:
+        """The reader's latest read."""
+        self.read, self.failed = (state, events, base), None
+        self.news.set()
+
+    def fail(self, error: BaseException) -> None:
+        """The reader's latest read failed with ``error``."""
+        self.failed = error
+        self.news.set()
+
+
+class RoomFeed:
+    """One room's reads for all of this process's connections to it: a reader (a task) that
+    reads the room's state and its events after the earliest any connection needs once per
+    wake (news of the room, or every :meth:`RoomHub.poll` seconds) and hands the read to each
+    connection; it ends when the room's last connection here does."""
+
+    def __init__(self, hub: RoomHub, store: Store, code: str) -> None:
+        """No connection yet; the reader starts with the first (in the running event loop,
+        where its connections run)."""
+        self.hub = hub
+        self.store = store
+        self.code = code
+        self.loop = asyncio.get_running_loop()
+        self.followers: set[Follower] = set()
+        self.poke = asyncio.Event()
+        self.reads = 0
+        """Reads made (the tests count them)."""
+        self._reader: asyncio.Task[None] | None = None
+
+    def add(self, follower: Follower) -> None:
+        """A connection joins: read for it now."""
+        self.followers.add(follower)
+        self.poke.set()
+        if self._reader is None or self._reader.done():
+            self._reader = self.loop.create_task(self._read_while_followed())
+
+    def wake(self) -> None:
+        """Read now (from any thread: a test's clients each run the app in an event loop of
+        their own; a server process has one)."""
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is self.loop:
+            self.poke.set()
+        elif not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self.poke.set)
+
+    async def _read_while_followed(self) -> None:
+        store, code = self.store, self.code
+        while self.followers:
+            self.poke.clear()
+            followers = list(self.followers)
+            base = min(f.since for f in followers)
+            at = max(f.moment() for f in followers)
+
+            def work(base: int = base, at: datetime = at) -> tuple[Any, list[Any]]:
+                store.after_room_action(code, now=at)
+                return store.room(code), store.room_events(code, base)
+
+            renew_deadline()  # each read has its own (the reader lasts)
+            try:
+                state, events = await run_store(store, work)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # (each connection ends with it)
+                for follower in followers:
+                    follower.fail(exc)
+            else:
+                self.reads += 1
+                for follower in followers:
+                    follower.deliver(state, events, base)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.poke.wait(), timeout=self.hub.poll)
+
+
 class RoomHub:
-    """This process's live connections, by room: woken by this process's changes to a room
-    and, with Redis (``channel``), by every other process's."""
+    """This process's live connections, by room (:class:`RoomFeed`): woken by this process's
+    changes to a room and, with Redis (``channel``), by every other process's."""
 
     def __init__(self) -> None:
         """No connection yet, no channel."""
-        self.wakers: dict[str, set[asyncio.Event]] = {}
+        self.loops: dict[asyncio.AbstractEventLoop, dict[str, RoomFeed]] = {}
+        """The rooms' feeds, by the event loop their connections run in (one in a server)."""
         self.channel: Any = None  # a RoomChannel once Redis is configured (web/shared.py)
         self._sending: set[asyncio.Task[None]] = set()
 
     @property
     def poll(self) -> float:
-        """Seconds between a connection's reads of the database."""
+        """Seconds between a room's reads of the database."""
         return POLL_SUBSCRIBED if self.channel is not None and self.channel.subscribed else POLL
 
+    @property
+    def feeds(self) -> dict[str, RoomFeed]:
+        """The rooms' feeds of the running event loop (the server's), by room."""
+        return self.loops.get(asyncio.get_running_loop(), {})
+
+    def follow(self, store: Store, code: str, follower: Follower) -> RoomFeed:
+        """Room ``code``'s feed, with ``follower`` among its connections."""
+        feeds = self.loops.setdefault(asyncio.get_running_loop(), {})
+        feed = feeds.get(code)
+        if feed is None:
+            feed = feeds[code] = RoomFeed(self, store, code)
+        feed.add(follower)
+        return feed
+
+    def leave(self, feed: RoomFeed, follower: Follower) -> None:
+        """A connection ends; the room's reader with its last one."""
+        feed.followers.discard(follower)
+        if not feed.followers:
+            feed.poke.set()  # (the reader sees it has nobody to read for, and ends)
+            feeds = self.loops.get(feed.loop, {})
+            if feeds.get(feed.code) is feed:
+                del feeds[feed.code]
+            if not feeds:
+                self.loops.pop(feed.loop, None)
+
     def wake(self, code: str | None) -> None:
-        """Room ``code``'s connections of this process read now (None: every room's)."""
-        rooms = list(self.wakers.values()) if code is None else [self.wakers.get(code, set())]
-        for events in rooms:
-            for event in list(events):
-                event.set()
+        """Room ``code``'s reader reads now (None: every room's)."""
+        for feeds in list(self.loops.values()):
+            for feed in list(feeds.values()) if code is None else [feeds.get(code)]:
+                if feed is not None:
+                    feed.wake()
 
     def news(self, code: str) -> None:
-        """Room ``code`` changed in this process: its connections here read now, and the
-        other processes are told (through Redis, when configured)."""
+        """Room ``code`` changed in this process: its reader here reads now, and the other
+        processes are told (through Redis, when configured)."""
         self.wake(code)
         if self.channel is not None:
             task = asyncio.get_running_loop().create_task(self.channel.publish(code))
@@ -212,41 +336,45 @@ async def follow_room(
         await websocket.close(code=4404 if reason == "room_not_found" else 4429, reason=reason)
         return
     await websocket.accept()
-    since = _since(websocket.query_params.get("since"))
-    wake = asyncio.Event()
     hub = room_hub(websocket.app)
-    wakers = hub.wakers
-    wakers.setdefault(code, set()).add(wake)
+    follower = Follower(_since(websocket.query_params.get("since")), partial(_moment, websocket))
+    feed = hub.follow(store, code, follower)
 
     async def listen() -> None:
-        nonlocal since
-        while True:
-            message = await websocket.receive_text()
-            with contextlib.suppress(ValueError, TypeError, AttributeError):
-                asked = json.loads(message).get("since")
-                if isinstance(asked, int) and asked >= 0:
-                    since = asked
-                    wake.set()
+        try:
+            while True:
+                message = await websocket.receive_text()
+                with contextlib.suppress(ValueError, TypeError, AttributeError):
+                    asked = json.loads(message).get("since")
+                    if isinstance(asked, int) and asked >= 0:
+                        follower.since = asked
+                        feed.poke.set()
+        finally:
+            follower.news.set()  # (the connection looks, and finds the client gone)
 
     listener = asyncio.create_task(listen())
     try:
         while websocket.client_state is WebSocketState.CONNECTED and not listener.done():
-            wake.clear()
-            moment = _moment(websocket)
-
-            def work(after: int = since, at: datetime = moment) -> tuple[Any, list[Any]]:
-                store.after_room_action(code, now=at)
-                return store.room(code), store.room_events(code, after)[:QUEUE]
-
-            renew_deadline()  # each read has its own (the connection lasts)
-            state, events = await run_store(store, work)
-            for event in named(state, player, events):
+            await follower.news.wait()
+            follower.news.clear()
+            if follower.failed is not None:
+                raise follower.failed
+            if follower.read is None:
+                continue
+            state, events, base = follower.read
+            if base > follower.since:  # (it went back, past what was read: read again)
+                feed.poke.set()
+                continue
+            unsent = [e for e in events if e.seq > follower.since]
+            for event in named(state, player, unsent[:QUEUE]):
                 await asyncio.wait_for(
                     websocket.send_text(event.model_dump_json()), timeout=SEND_TIMEOUT
                 )
-                since = max(since, event.seq)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), timeout=hub.poll)
+                follower.since = max(follower.since, event.seq)
+            if len(unsent) > QUEUE:
+                follower.news.set()  # (the rest of this read, after the first QUEUE)
+            elif len(events) >= EVENTS_PAGE:
+                feed.poke.set()  # (a page was read: the next)
     except TimeoutError:
         cut(websocket)  # the client does not read: it resumes from its last event
     except (WebSocketDisconnect, RuntimeError):
@@ -258,8 +386,6 @@ async def follow_room(
         listener.cancel()
         with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
             await listener
-        wakers.get(code, set()).discard(wake)
-        if not wakers.get(code):
-            wakers.pop(code, None)
+        hub.leave(feed, follower)
         if websocket.client_state is WebSocketState.CONNECTED:
             await _close(websocket)
