@@ -377,13 +377,19 @@ def test_the_challengers_games_puzzles_wait_until_a_friend_has_played_it(
     was sent to: it is served to them once they have played the challenge, to others at once."""
     from datetime import date
 
+    from sqlalchemy import delete
+
     from magdagdon.ai.puzzles import starter_puzzles
+    from magdagdon.store.models import puzzle_attempts, puzzle_served, puzzles
 
     ann, ben, cid = friends
     game = finished(ann)
     code = challenge(ann, game)
     store = app.state.store
-    store._puzzles_loaded = True  # (no starter set: the one puzzle below is the whole pool)
+    with store.db.transaction(write=True) as c:  # (the one puzzle below is the whole pool)
+        for table in (puzzle_attempts, puzzle_served, puzzles):
+            c.execute(delete(table))
+    store._puzzles_loaded = True  # (and no starter set loaded again)
     puzzle = next(p for p in starter_puzzles() if p.position.difficulty.value == "peaceful")
     assert store.store_mined(game["id"], [puzzle], [], date(2026, 12, 5)) == (1, 0)
     ben.get(f"/api/challenges/{code}")  # Ben has the link
