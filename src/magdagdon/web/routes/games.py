@@ -192,10 +192,13 @@ async def act(
         row = store.act(game_id, player, body.version, change, now=moment)
         if row.room is None:
             return view_response(row, store), None
-        # a live room's game: the turn may close now (and the next open: the room rolls)
+        # a live room's game: the turn may close now (and the next open: the room rolls).
+        # The room has news only when the action may have made an event (the member ended
+        # the turn: member_done; the turn closed): a die staged shows the others nothing, and
+        # news of it had every connection's reader read the room again for nothing
         ending = action["type"] in ("confirm", "accept_magdagdon")
-        row, _ = room_turn(store, row, player, moment, ended_by=player if ending else None)
-        return view_response(row, store), row.room
+        row, changed = room_turn(store, row, player, moment, ended_by=player if ending else None)
+        return view_response(row, store), row.room if ending or changed else None
 
     response, room = await run_store(store, work)
     if room is not None:
