@@ -69,7 +69,7 @@ class Follower:
         """Set when the reader has read for this connection (or the connection should look)."""
         self.read: tuple[Any, list[Any], int] | None = None
         """The room's state, its events after the third item, and that number, as read last."""
-        self.failed: BaseException | None = None
+        self.failed: Exception | None = None
         """What the last read raised instead (the connection ends with it)."""
 
     def deliver(self, state: Any, events: list[Any], base: int) -> None:
@@ -77,7 +77,7 @@ class Follower:
         self.read, self.failed = (state, events, base), None
         self.news.set()
 
-    def fail(self, error: BaseException) -> None:
+    def fail(self, error: Exception) -> None:
         """The reader's latest read failed with ``error``."""
         self.failed = error
         self.news.set()
@@ -164,11 +164,6 @@ class RoomHub:
     def poll(self) -> float:
         """Seconds between a room's reads of the database."""
         return POLL_SUBSCRIBED if self.channel is not None and self.channel.subscribed else POLL
-
-    @property
-    def feeds(self) -> dict[str, RoomFeed]:
-        """The rooms' feeds of the running event loop (the server's), by room."""
-        return self.loops.get(asyncio.get_running_loop(), {})
 
     def follow(self, store: Store, code: str, follower: Follower) -> RoomFeed:
         """Room ``code``'s feed, with ``follower`` among its connections."""
