@@ -368,6 +368,46 @@ class Games:
             room=record.room,
         )
 
+    def _roll_within(self, c: Connection, record: Row[Any]) -> bool:
+        """Roll the stored game ``record`` (at its version, waiting for its roll) within the
+        transaction ``c``: a live room opens a turn for all its members in the transaction
+        that opens it (store.rooms). Optimistic as :meth:`act`: False, and nothing written,
+        when another request changed the game first (the room rolls it later)."""
+        game = self._game(record)
+        logged = len(game.actions)
+        game.roll()
+        added = game.actions[logged:]
+        if game.phase is Phase.OVER:  # (a roll ends no game; should one, act() scores it)
+            return False
+        result = c.execute(
+            update(games)
+            .where(
+                games.c.id == record.id,
+                games.c.version == record.version,
+                games.c.status == GameStatus.ACTIVE,
+            )
+            .values(
+                state=game.snapshot(),
+                action_count=record.action_count + len(added),
+                version=record.version + 1,
+                phase=game.phase.value,
+                turns=game.turns,
+                powers_used=game.powers_used,
+                updated_at=utcnow(),
+            )
+        )
+        if result.rowcount != 1:
+            return False
+        c.execute(
+            insert(game_actions),
+            [
+                {"game_id": record.id, "seq": record.action_count + n, "action": action}
+                for n, action in enumerate(added)
+            ],
+        )
+        self._cache.put((record.id, record.version + 1), game)
+        return True
+
     def count_hint(self, game_id: str, player_id: int, version: int) -> int:
         """Count a hint on the game at ``version`` (once per version, active games only); the
         game's hints so far."""

@@ -9,7 +9,7 @@ applies, on SQLite and PostgreSQL alike, and a rejected action rolls back with n
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 
 from ..engine import Game
 from ..lru import LruCache
@@ -52,6 +52,9 @@ class Store(
         # are snapshots (callers get copies), keyed by version, so a stale entry is never
         # used even with several server processes.
         self._cache: LruCache[tuple[str, int], Game] = LruCache(512, copy=Game.copy)
+        # Live rooms' turns' deadlines by (code, turn), as read (a turn's never changes; no
+        # clock: the end of time), so that a die staged need not read its room (store.rooms).
+        self._deadlines: LruCache[tuple[str, int], datetime] = LruCache(4096)
         # Finished games with their whole log (they never change), for replays and reviews.
         self._finished: LruCache[str, GameRow] = LruCache(64)
         # The daily games' key (read from the database once).

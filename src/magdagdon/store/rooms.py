@@ -33,7 +33,7 @@ import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from sqlalchemy import Connection, delete, insert, select, update
@@ -41,9 +41,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ..engine import Difficulty, Game, Phase
 from ..engine.dice import seed_bytes
+from ..lru import LruCache
 from .challenges import new_code, parted_at, turn_ends
 from .db import Database
-from .errors import StaleVersion
+from .errors import GameNotFound, StaleVersion
 from .highscores import aware
 from .models import games, players, room_events, room_members, rooms
 from .rows import GameRow
@@ -158,6 +159,10 @@ def _locked(c: Connection, code: str, player_id: int) -> tuple[Any, int | None]:
     return room, member
 
 
+END = datetime.max.replace(tzinfo=UTC)
+"""The deadline of a turn with no clock (kept as read: see ``Rooms.after_room_action``)."""
+
+
 def _deadline(clock: int | None, now: datetime) -> datetime | None:
     """When a turn opened at ``now`` closes: its clock's seconds later (None: no clock)."""
     return now + timedelta(seconds=clock) if clock else None
@@ -188,6 +193,8 @@ class Rooms:
     get_game: Callable[[str, int], GameRow]
     finished_game: Callable[[str], GameRow]
     act: Callable[..., GameRow]
+    _deadlines: LruCache[tuple[str, int], datetime]
+    _roll_within: Callable[[Connection, Any], bool]
 
     # --- making, joining, starting --------------------------------------------------------
 
@@ -350,6 +357,12 @@ class Rooms:
     def _member_games(self, code: str) -> tuple[Any, list[tuple[Any, GameRow]]]:
         """The room's row, and each member's row with their game (members with none left
         out), in the order they joined."""
+        room, records = self._member_records(code)
+        return room, [(m, self._row(record)) for m, record in records]
+
+    def _member_records(self, code: str) -> tuple[Any, list[tuple[Any, Any]]]:
+        """:meth:`_member_games` with each game's stored row (in one read, not one a
+        member)."""
         with self.db.transaction() as c:
             room = c.execute(select(rooms).where(rooms.c.code == code)).first()
             if room is None:
@@ -359,7 +372,15 @@ class Rooms:
                 .where(room_members.c.code == code, room_members.c.game_id.is_not(None))
                 .order_by(room_members.c.joined_at, room_members.c.player_id)
             ).all()
-        return room, [(m, self.get_game(m.game_id, m.player_id)) for m in members]
+            ids = [m.game_id for m in members]
+            records = {r.id: r for r in c.execute(select(games).where(games.c.id.in_(ids)))}
+        found = []
+        for m in members:
+            record = records.get(m.game_id)
+            if record is None or record.player_id != m.player_id:
+                raise GameNotFound(m.game_id)  # (as reading it alone would)
+            found.append((m, record))
+        return room, found
 
     def room_parting(self, code: str, first: str, second: str) -> tuple[int | None, int]:
         """SAME DICE, DIFFERENT CHOICES of a finished room: the first turn where two of its
@@ -397,7 +418,14 @@ class Rooms:
                 with contextlib.suppress(StaleVersion):  # another request rolled it first
                     self.act(row.id, m.player_id, row.version, lambda g: g.roll(), by_room=True)
 
-    def after_room_action(self, code: str, *, now: datetime, ended_by: int | None = None) -> bool:
+    def after_room_action(
+        self,
+        code: str,
+        *,
+        now: datetime,
+        ended_by: int | None = None,
+        playing: int | None = None,
+    ) -> bool:
         """After a member's action (or when a room is looked at): close the open turn if every
         member has ended it, or its deadline has passed (the coach ends it for whoever has
         not); then open the next turn or end the room. Whether a game of the room may have
@@ -405,7 +433,15 @@ class Rooms:
 
         ``ended_by``: the member whose action (CONFIRM, ACCEPT MAGDAGDON) may have ended their
         turn: if it did, a ``member_done`` event says so (who, not what they played) before the
-        turn closes."""
+        turn closes.
+
+        ``playing``: the open turn, when the action did not end the member's turn (a die
+        staged, a power used): then only the turn's deadline can close it, and a deadline
+        this process has read that has not passed needs no read of the room."""
+        if playing is not None:
+            deadline = self._deadlines.get((code, playing))
+            if deadline is not None and now < deadline:
+                return False
         if ended_by is not None:
             self._member_done(code, ended_by, now)
         # first what the rows say (two reads: this runs on every look at the room)
@@ -415,6 +451,7 @@ class Rooms:
                 raise RoomNotFound(code)
             if room.phase != "playing" or not room.turn_open:
                 return False
+            self._deadlines.put((code, room.turn), aware(room.deadline) if room.deadline else END)
             states = c.execute(
                 select(games.c.phase, games.c.turns)
                 .join(room_members, room_members.c.game_id == games.c.id)
@@ -488,7 +525,8 @@ class Rooms:
     def _close_turn(self, code: str, turn: int, coached: list[int], now: datetime) -> None:
         """Close turn ``turn`` once (whichever request gets here first), with every board in
         its event; then open the next turn, or end the room."""
-        room, members = self._member_games(code)
+        room, records = self._member_records(code)
+        members = [(m, self._row(record)) for m, record in records]
         boards = [
             {
                 "player": m.player_id,
@@ -534,7 +572,15 @@ class Rooms:
                 .values(turn=turn + 1, turn_open=True, deadline=deadline)
             )
             _event(c, code, "turn_opened", _opened(turn + 1, deadline), now)
-        self._roll_open_turn(code)
+            # every member's dice of the new turn, in the transaction that opens it (a game
+            # another request changed meanwhile is rolled by the next look: _roll_open_turn)
+            rolled = [
+                self._roll_within(c, record)
+                for (_, record), (_, row) in zip(records, members, strict=True)
+                if row.game.phase is Phase.ROLL and row.game.turns == turn
+            ]
+        if not all(rolled):
+            self._roll_open_turn(code)
 
     # --- reading ----------------------------------------------------------------------------
 

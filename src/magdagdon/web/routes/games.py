@@ -125,13 +125,18 @@ def view_response(row: GameRow, store: Store, status_code: int = 200) -> Respons
 
 
 def room_turn(
-    store: Store, row: GameRow, player: int, now: datetime, ended_by: int | None = None
+    store: Store,
+    row: GameRow,
+    player: int,
+    now: datetime,
+    ended_by: int | None = None,
+    playing: int | None = None,
 ) -> tuple[GameRow, bool]:
     """A live room's game after an action or a look (``Store.after_room_action``: the open
     turn closed, the next opened and rolled, when due), read again only when that may have
     changed it; whether it did."""
     assert row.room is not None
-    if store.after_room_action(row.room, now=now, ended_by=ended_by):
+    if store.after_room_action(row.room, now=now, ended_by=ended_by, playing=playing):
         return store.get_game(row.id, player), True
     return row, False
 
@@ -197,7 +202,10 @@ async def act(
         # the turn: member_done; the turn closed): a die staged shows the others nothing, and
         # news of it had every connection's reader read the room again for nothing
         ending = action["type"] in ("confirm", "accept_magdagdon")
-        row, changed = room_turn(store, row, player, moment, ended_by=player if ending else None)
+        if ending:
+            row, changed = room_turn(store, row, player, moment, ended_by=player)
+        else:  # (the turn still open for this member: only its deadline can close it)
+            row, changed = room_turn(store, row, player, moment, playing=row.game.turns + 1)
         return view_response(row, store), row.room if ending or changed else None
 
     response, room = await run_store(store, work)
