@@ -24,8 +24,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.cookiejar as http_cookiejar
 import json
 import os
+import random
 import shutil
 import sys
 import tempfile
@@ -40,6 +42,7 @@ import httpx2
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from magdagdon.engine import Game
 from tests.utils.api import ViewPlayer
 from tests.utils.hosts import RedisServer
 from tests.utils.pg import temporary_database
@@ -63,12 +66,40 @@ class Figures:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
+def planned(view: dict[str, Any], rng: random.Random) -> list[dict[str, Any]] | None:
+    """A person's turn at a glance: one of the ways to place the most dice the view's
+    position allows (the engine's plans of it; no power), or None where the tests' bot is
+    left to it (MAGDAGDON, or some of the turn played already)."""
+    if view["phase"] != "place" or view["staged"]:
+        return None
+    dice = [d["value"] for d in sorted(view["dice"], key=lambda d: d["index"])]
+    game = Game.from_position(
+        view["difficulty"], view["board"], dice, powers_used=view["powers_used"], turns=0
+    )
+    plans = game.turn_plans()
+    if not plans:
+        return None
+    most = max(len(plan) for plan in plans)
+    return [dict(action) for action in rng.choice([p for p in plans if len(p) == most])]
+
+
 class Member:
     """One player: a cookie, a live connection to the room it is in, its game played."""
 
-    def __init__(self, http: httpx2.AsyncClient, base: str, name: str, figures: Figures) -> None:
+    def __init__(
+        self,
+        http: httpx2.AsyncClient,
+        base: str,
+        name: str,
+        figures: Figures,
+        think: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
         self.http, self.base, self.name, self.figures = http, base, name, figures
         self.cookie = ""
+        self.think = think
+        self.random = random.Random(name)  # (the same pauses each run)
+        self.games: dict[str, str] = {}
+        """The member's game in each room (read once, as the page does)."""
 
     async def call(self, method: str, path: str, body: Any = None) -> Any:
         """A request with this player's cookie; its JSON (a failure raises; an action on a
@@ -89,20 +120,36 @@ class Member:
         if "set-cookie" in r.headers:
             self.cookie = r.headers["set-cookie"].split(";", 1)[0]
         if r.status_code == 409 and r.json()["error"]["code"] == "stale_version":
+            self.figures.error("409 stale_version")
             return r.json()["game"]
         if r.status_code >= 400:
             raise RuntimeError(f"{method} {path}: {r.status_code} {r.text[:200]}")
         return r.json()
 
     async def play_turn(self, code: str) -> None:
-        """End the room's open turn on this player's board (nothing if its game is over)."""
-        game_id = (await self.call("GET", f"/api/rooms/{code}"))["game_id"]
+        """End the room's open turn on this player's board (nothing if its game is over),
+        after a pause for thought (``--think``): the game read again, as the page does when
+        a turn opens, then each action."""
+        low, high = self.think
+        if high > 0:
+            await asyncio.sleep(self.random.uniform(low, high))
+        game_id = self.games.get(code)
+        if game_id is None:
+            game_id = self.games[code] = (await self.call("GET", f"/api/rooms/{code}"))["game_id"]
         view = await self.call("GET", f"/api/games/{game_id}")
         bot, turns = ViewPlayer(), view["turns"]
         while view["phase"] not in ("over", "roll") and view["turns"] == turns:
-            action = bot.next_action(view)
-            body = {"version": view["version"], "action": action}
-            view = await self.call("POST", f"/api/games/{game_id}/actions", body)
+            # a person's turn: the few actions of a plan (the tests' bot, which feels its way
+            # through the view one action at a time, only where no plan fits)
+            for action in planned(view, self.random) or [bot.next_action(view)]:
+                body = {"version": view["version"], "action": action}
+                view = await self.call("POST", f"/api/games/{game_id}/actions", body)
+
+    def played(self, task: asyncio.Task[None]) -> None:
+        """A turn's play ended: a failure counted (the clock plays the turn then)."""
+        if not task.cancelled() and task.exception() is not None:
+            exc = task.exception()
+            self.figures.error(type(exc).__name__ + ": " + str(exc).split(":", 2)[-1][:60])
 
     async def follow(self, code: str, figures: Figures, ready: asyncio.Event) -> None:
         """Follow the room live until it is over, connecting again from the last event seen
@@ -110,6 +157,7 @@ class Member:
         than the last; each turn opened played, each turn closed timed."""
         base = self.base.replace("http://", "ws://") + f"/api/rooms/{code}/live"
         last = 0
+        playing: set[asyncio.Task[None]] = set()  # (the connection is read meanwhile)
         while True:
             try:
                 async with connect(
@@ -130,7 +178,10 @@ class Member:
                             moment = datetime.fromisoformat(event["at"]).timestamp()
                             figures.delays.append((arrived - moment) * 1000)
                         elif kind == "turn_opened":
-                            await self.play_turn(code)
+                            task = asyncio.create_task(self.play_turn(code))
+                            playing.add(task)
+                            task.add_done_callback(playing.discard)
+                            task.add_done_callback(self.played)
                         elif kind == "room_over":
                             return
             except (ConnectionClosed, InvalidHandshake, OSError) as exc:
@@ -191,16 +242,22 @@ def workers_of(pid: int) -> list[int]:
     return [pid, *(int(c) for c in children.read_text().split())] if children.exists() else [pid]
 
 
-async def run(base: str, pid: int, rooms: int, players: int, seconds: float) -> Figures:
+async def run(
+    base: str, pid: int, rooms: int, players: int, seconds: float, think: tuple[float, float]
+) -> Figures:
     """The rooms, and a line of memory every minute."""
     figures = Figures()
     limits = httpx2.Limits(
         max_connections=rooms * players, max_keepalive_connections=rooms * players
     )
     async with httpx2.AsyncClient(timeout=60, limits=limits) as http:
+        # each player sends its own cookie: the shared client must keep none of its own (it
+        # would send the first player's to every player that has none yet: one player)
+        http.cookies.jar.set_policy(http_cookiejar.DefaultCookiePolicy(allowed_domains=()))
         until = time.monotonic() + seconds
         teams = [
-            [Member(http, base, f"P{r}-{p}", figures) for p in range(players)] for r in range(rooms)
+            [Member(http, base, f"P{r}-{p}", figures, think) for p in range(players)]
+            for r in range(rooms)
         ]
         loops = [asyncio.create_task(room_loop(t, figures, until, n)) for n, t in enumerate(teams)]
         start = time.monotonic()
@@ -226,6 +283,15 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=600)
+    parser.add_argument(
+        "--think",
+        type=float,
+        nargs=2,
+        default=(0.0, 0.0),
+        metavar=("LOW", "HIGH"),
+        help="each player's pause before playing a turn: between LOW and HIGH seconds "
+        "(default: none, every player plays the moment its turn opens)",
+    )
     args = parser.parse_args()
     if not shutil.which("redis-server"):
         sys.exit("redis-server is not installed")
@@ -242,12 +308,20 @@ def main() -> None:
             ) as server:
                 print(
                     f"{args.rooms} rooms of {args.players} players, {args.seconds:g} s, "
+                    f"thinking {args.think[0]:g}-{args.think[1]:g} s a turn, "
                     "2 workers, PostgreSQL, Redis",
                     flush=True,
                 )
                 started = time.monotonic()
                 figures = asyncio.run(
-                    run(server.url, server.process.pid, args.rooms, args.players, args.seconds)
+                    run(
+                        server.url,
+                        server.process.pid,
+                        args.rooms,
+                        args.players,
+                        args.seconds,
+                        tuple(args.think),
+                    )
                 )
                 took = time.monotonic() - started
                 log = (Path(logs) / "server.log").read_text(errors="replace")
