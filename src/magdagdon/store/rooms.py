@@ -127,6 +127,17 @@ class RoomState:
 
 
 @dataclass(frozen=True)
+class RoomFeedRead:
+    """One read for a room's live connections (:meth:`Rooms.room_feed`)."""
+
+    names: dict[int, str | None]
+    """The members' names by player id (None: not named)."""
+    events: list[RoomEvent]
+    due: bool
+    """The room wants :meth:`Rooms.after_room_action` (its turn overdue, or not all rolled)."""
+
+
+@dataclass(frozen=True)
 class RoomEvent:
     """One event of a room, in order."""
 
@@ -658,6 +669,48 @@ class Rooms:
                 .limit(EVENTS_PAGE)
             ).all()
         return [RoomEvent(r.seq, r.type, dict(r.body), aware(r.created_at)) for r in records]
+
+    def room_feed(self, code: str, since: int, now: datetime) -> RoomFeedRead:
+        """What a room's live connections need, in one read: the members' names and the
+        events after ``since`` (as :meth:`room_events`), and whether the room wants
+        :meth:`after_room_action`: its open turn overdue at ``now``, a member's dice of it not
+        rolled (an opening interrupted) or every member done with it (a closing interrupted).
+        :class:`RoomNotFound` if there is none."""
+        with self.db.transaction() as c:
+            room = c.execute(
+                select(rooms.c.phase, rooms.c.turn, rooms.c.turn_open, rooms.c.deadline).where(
+                    rooms.c.code == code
+                )
+            ).first()
+            if room is None:
+                raise RoomNotFound(code)
+            names: dict[int, str | None] = dict(
+                c.execute(
+                    select(room_members.c.player_id, players.c.name)
+                    .join(players, players.c.id == room_members.c.player_id)
+                    .where(room_members.c.code == code)
+                ).all()
+            )
+            records = c.execute(
+                select(room_events)
+                .where(room_events.c.code == code, room_events.c.seq > since)
+                .order_by(room_events.c.seq)
+                .limit(EVENTS_PAGE)
+            ).all()
+            due = False
+            if room.phase == "playing" and room.turn_open:
+                states = c.execute(
+                    select(games.c.phase, games.c.turns)
+                    .join(room_members, room_members.c.game_id == games.c.id)
+                    .where(room_members.c.code == code)
+                ).all()
+                due = (
+                    (room.deadline is not None and now >= aware(room.deadline))
+                    or any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states)
+                    or all(_stored_done(s.phase, s.turns, room.turn) for s in states)
+                )
+        events = [RoomEvent(r.seq, r.type, dict(r.body), aware(r.created_at)) for r in records]
+        return RoomFeedRead(names, events, due)
 
     def open_rooms_due(self, now: datetime) -> list[str]:
         """The rooms whose open turn's deadline has passed (for the clock's watcher)."""

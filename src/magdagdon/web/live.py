@@ -37,7 +37,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..store import Store
 from ..store.db import DatabaseTimeout
-from ..store.rooms import EVENTS_PAGE, RoomNotFound
+from ..store.rooms import EVENTS_PAGE, RoomFeedRead, RoomNotFound
 from .deps import TEST_NOW_HEADER, cookie_token, renew_deadline, run_store
 from .errors import ApiError
 
@@ -67,14 +67,15 @@ class Follower:
         self.moment = moment
         self.news = asyncio.Event()
         """Set when the reader has read for this connection (or the connection should look)."""
-        self.read: tuple[Any, list[Any], int] | None = None
-        """The room's state, its events after the third item, and that number, as read last."""
+        self.read: tuple[dict[int, str | None], list[Any], int] | None = None
+        """The members' names, the room's events after the third item, and that number, as
+        read last."""
         self.failed: Exception | None = None
         """What the last read raised instead (the connection ends with it)."""
 
-    def deliver(self, state: Any, events: list[Any], base: int) -> None:
+    def deliver(self, names: dict[int, str | None], events: list[Any], base: int) -> None:
         """The reader's latest read."""
-        self.read, self.failed = (state, events, base), None
+        self.read, self.failed = (names, events, base), None
         self.news.set()
 
     def fail(self, error: Exception) -> None:
@@ -85,9 +86,11 @@ class Follower:
 
 class RoomFeed:
     """One room's reads for all of this process's connections to it: a reader (a task) that
-    reads the room's state and its events after the earliest any connection needs once per
-    wake (news of the room, or every :meth:`RoomHub.poll` seconds) and hands the read to each
-    connection; it ends when the room's last connection here does."""
+    reads the members' names and the room's events after the earliest any connection needs
+    once per wake (news of the room, or every :meth:`RoomHub.poll` seconds), in one
+    transaction (``Store.room_feed``; the turn closed or its opening mended first only when
+    that read says it is due), and hands the read to each connection; it ends when the
+    room's last connection here does."""
 
     def __init__(self, hub: RoomHub, store: Store, code: str) -> None:
         """No connection yet; the reader starts with the first (in the running event loop,
@@ -129,13 +132,15 @@ class RoomFeed:
             base = min(f.since for f in followers)
             at = max(f.moment() for f in followers)
 
-            def work(base: int = base, at: datetime = at) -> tuple[Any, list[Any]]:
-                store.after_room_action(code, now=at)
-                return store.room(code), store.room_events(code, base)
+            def work(base: int = base, at: datetime = at) -> RoomFeedRead:
+                read = store.room_feed(code, base, at)
+                if read.due and store.after_room_action(code, now=at):
+                    read = store.room_feed(code, base, at)  # (with what that did)
+                return read
 
             renew_deadline()  # each read has its own (the reader lasts)
             try:
-                state, events = await run_store(store, work)
+                read = await run_store(store, work)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # (each connection ends with it)
@@ -144,7 +149,7 @@ class RoomFeed:
             else:
                 self.reads += 1
                 for follower in followers:
-                    follower.deliver(state, events, base)
+                    follower.deliver(read.names, read.events, base)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.poke.wait(), timeout=self.hub.poll)
 
@@ -305,7 +310,7 @@ async def _close(websocket: WebSocket, code: int = 1000, reason: str = "") -> No
 async def follow_room(
     websocket: WebSocket,
     code: str | None,
-    named: Callable[[Any, int | None, list[Any]], list[Any]],
+    named: Callable[[dict[int, str | None], int | None, list[Any]], list[Any]],
     missed: Callable[[], Awaitable[None]],
 ) -> None:
     """Serve one live connection to room ``code`` until the client leaves (``code`` None: the
@@ -321,7 +326,7 @@ async def follow_room(
     try:
         if code is None:
             raise RoomNotFound(code)
-        state = await run_store(store, lambda: store.room(code))
+        await run_store(store, lambda: store.room(code))  # (it is there)
     except RoomNotFound:
         reason = "room_not_found"
         try:
@@ -356,12 +361,12 @@ async def follow_room(
                 raise follower.failed
             if follower.read is None:
                 continue
-            state, events, base = follower.read
+            names, events, base = follower.read
             if base > follower.since:  # (it went back, past what was read: read again)
                 feed.poke.set()
                 continue
             unsent = [e for e in events if e.seq > follower.since]
-            for event in named(state, player, unsent[:QUEUE]):
+            for event in named(names, player, unsent[:QUEUE]):
                 await asyncio.wait_for(
                     websocket.send_text(event.model_dump_json()), timeout=SEND_TIMEOUT
                 )

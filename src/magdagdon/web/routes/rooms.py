@@ -217,10 +217,11 @@ def _url(request: Request, settings: Any, code: str) -> str:
     return f"{link_origin(request, settings)}/#room={code}"
 
 
-def _names(state: RoomState, player: int | None, events: list[Any]) -> list[RoomEventView]:
-    """Events as members read them: each player id named (``name``) and, for the asking
-    player, marked ``me``; no id leaves the server."""
-    names = {m.player_id: m.name for m in state.members}
+def _names(
+    names: dict[int, str | None], player: int | None, events: list[Any]
+) -> list[RoomEventView]:
+    """Events as members read them: each player id named (``name``, from ``names``: the
+    members' by id) and, for the asking player, marked ``me``; no id leaves the server."""
 
     def one(player_id: Any) -> dict[str, Any]:
         return {"name": names.get(player_id), "me": player_id == player}
@@ -512,7 +513,7 @@ async def room_events(
     code = await _code(request, code)
     state = await _state(request, store, code, moment)
     events = await run_store(store, lambda: store.room_events(code, since))
-    return _names(state, player, events)
+    return _names({m.player_id: m.name for m in state.members}, player, events)
 
 
 @router.websocket("/{code}/live")
