@@ -462,7 +462,7 @@ class Rooms:
                 raise RoomNotFound(code)
             if room.phase != "playing" or not room.turn_open:
                 return False
-            self._deadlines.put((code, room.turn), aware(room.deadline) if room.deadline else END)
+            self._keep_deadline(code, room.turn, room.deadline)
             states = c.execute(
                 select(games.c.phase, games.c.turns)
                 .join(room_members, room_members.c.game_id == games.c.id)
@@ -487,6 +487,11 @@ class Rooms:
                 coached.append(m.player_id)
         self._close_turn(code, room.turn, coached, now)
         return True
+
+    def _keep_deadline(self, code: str, turn: int, deadline: datetime | None) -> None:
+        """Keep turn ``turn``'s deadline as read or set (see ``playing`` of
+        :meth:`after_room_action`)."""
+        self._deadlines.put((code, turn), aware(deadline) if deadline else END)
 
     def _member_done(self, code: str, player_id: int, now: datetime) -> None:
         """``member_done`` for ``player_id`` if their game has ended the room's open turn
@@ -583,6 +588,7 @@ class Rooms:
                 .values(turn=turn + 1, turn_open=True, deadline=deadline)
             )
             _event(c, code, "turn_opened", _opened(turn + 1, deadline), now)
+            self._keep_deadline(code, turn + 1, deadline)
             # every member's dice of the new turn, in the transaction that opens it (a game
             # another request changed meanwhile is rolled by the next look: _roll_open_turn)
             rolled = [
@@ -699,6 +705,7 @@ class Rooms:
             ).all()
             due = False
             if room.phase == "playing" and room.turn_open:
+                self._keep_deadline(code, room.turn, room.deadline)
                 states = c.execute(
                     select(games.c.phase, games.c.turns)
                     .join(room_members, room_members.c.game_id == games.c.id)
