@@ -22,8 +22,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from magdagdon.settings import Settings
+from magdagdon.store.db import DatabaseTimeout
 from magdagdon.web import live as live_module
 from magdagdon.web.app import create_app
 from magdagdon.web.deps import TEST_NOW_HEADER
@@ -240,6 +242,27 @@ def test_the_live_events_resume_after_the_last_seen(app: Any, people: list[TestC
         dee.websocket_connect("/api/rooms/NOSUCHROOM/live") as gone,
     ):
         gone.receive_json()
+
+
+def test_a_connection_the_busy_database_cannot_take_is_told_to_try_again(
+    app: Any, people: list[TestClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database busy past the deadline before a live connection is taken: it is refused
+    with 1013 ``try_again`` (the client connects again), as one refused later is closed; an
+    exception reaching the server after the refusal was a server error in its log."""
+    ann = people[0]
+    code = made(ann)
+
+    def busy(*_: Any, **__: Any) -> Any:
+        raise DatabaseTimeout("the request's database deadline passed")
+
+    monkeypatch.setattr(app.state.store, "room", busy)
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        ann.websocket_connect(f"/api/rooms/{code}/live") as live,
+    ):
+        live.receive_json()
+    assert (refused.value.code, refused.value.reason) == (1013, "try_again")
 
 
 def test_a_rooms_connections_in_a_process_share_one_read(

@@ -320,13 +320,19 @@ async def follow_room(
     store: Store = websocket.app.state.store
     carried = cookie_token(websocket)
     player = None
-    if carried is not None:
-        found = await run_store(store, lambda: store.session(carried[0]))
-        player = found.player_id if found is not None else None
     try:
+        if carried is not None:
+            found = await run_store(store, lambda: store.session(carried[0]))
+            player = found.player_id if found is not None else None
         if code is None:
             raise RoomNotFound(code)
         await run_store(store, lambda: store.room(code))  # (it is there)
+    except DatabaseTimeout:
+        # the database busy past the deadline before the connection was taken: refused as
+        # one refused later is closed, to try again (an exception would reach the server
+        # after the refusal: a server error in its log)
+        await websocket.close(code=1013, reason="try_again")
+        return
     except RoomNotFound:
         reason = "room_not_found"
         try:
