@@ -6,11 +6,13 @@ repository root, with ``MAGDAGDON_TEST_DATABASE_URL`` naming a PostgreSQL server
 database is made there) and ``redis-server`` installed (one of the benchmark's own is started).
 It starts ``magdagdon serve --workers 2`` on them, then ``--rooms`` rooms of ``--players``
 players play at once: each player has its own cookie and its own live connection
-(``/api/rooms/{code}/live``) and plays each turn through the JSON API as soon as the room opens
-it (the tests' bot), so the clock never runs out; a room over is made again by its maker with
-the same players, until ``--seconds`` have passed (the rooms then still being played are
-left there). The load generator (one process) shares the
-machine's two cores with the workers, PostgreSQL and Redis.
+(``/api/rooms/{code}/live``) and plays each turn through the JSON API when the room opens it,
+after a pause between ``--think LOW HIGH`` seconds (default none) and as a person does: the
+game read again, then a plan of the position in a few actions (:func:`planned`); the clock
+(120 s) never runs out. A room over is made again by its maker with the same players, until
+``--seconds`` have passed (the rooms then still being played are left there). The load
+generator (one process) shares the machine's two cores with the workers, PostgreSQL and
+Redis.
 
 It prints, for the ``turn_closed`` events: how many reached their members, p50, p99 and the
 worst of the time from the event's moment (written by the worker that closed the turn) to its
