@@ -61,6 +61,17 @@ def open_puzzle(page: Any, live_server: str, puzzle: dict[str, Any]) -> None:
     page.locator(".puzzle-board .square").first.wait_for()
 
 
+def below_the_sheet(page: Any) -> int:
+    """How far the sheet's content reaches below its edge, in pixels (0: none of it needs a
+    scroll to be seen)."""
+    return int(
+        page.evaluate(
+            "(() => { const b = document.querySelector('#sheet .sheet-body');"
+            " return b.scrollHeight - b.clientHeight; })()"
+        )
+    )
+
+
 def play(page: Any, plan: list[dict[str, Any]]) -> None:
     """Tap each die onto its square, then CONFIRM; wait for the verdict."""
     for action in plan:
@@ -152,6 +163,8 @@ def test_a_power_and_a_take_back_are_the_servers_to_judge(page: Any, live_server
 def test_the_puzzle_fits_a_phone(
     browser: Any, live_server: str, language: str, scheme: str
 ) -> None:
+    from .test_browser_replay import words  # (it imports this module, by a11y's)
+
     for width, height in [(360, 640), (375, 667)]:
         with player_page(browser, width, height, locale=language, color_scheme=scheme) as phone:
             puzzle = given_puzzle(phone, live_server, "survival")
@@ -164,9 +177,25 @@ def test_the_puzzle_fits_a_phone(
             phone.wait_for_load_state("networkidle")
             for part in (".puzzle-board", ".puzzle-tray", "#puzzle-confirm"):
                 fits(phone, phone.locator(f"#sheet {part}"), width, height)
+            # within the sheet too, which does not scroll (its edge hid CONFIRM of a long
+            # Estonian task, on the screen though it was)
+            assert below_the_sheet(phone) <= 1, below_the_sheet(phone)
+            # each row's and column's sum and bonus beside it, as on the game board
+            for kind, key in (("row", "row_sum"), ("col", "column_sum")):
+                sums = phone.locator(f"#sheet .puzzle-board .sum.{kind}")
+                assert sums.count() == 4
+                said = sums.first.get_attribute("aria-label") or ""
+                assert said.startswith(words(language, key, n=1)), said
             screenshot(phone, f"puzzle-{language}-{scheme}-{width}x{height}")
             play(phone, missing_plan(puzzle))
             screenshot(phone, f"puzzle-missed-{language}-{scheme}-{width}x{height}")
+        if width == 360:  # a MAGDAGDON too, with its ACCEPT, its REROLL and its rescues
+            with player_page(browser, width, height, locale=language, color_scheme=scheme) as phone:
+                open_puzzle(phone, live_server, ruin_puzzle(phone, live_server))
+                phone.wait_for_load_state("networkidle")
+                fits(phone, phone.locator("#sheet #puzzle-confirm"), width, height)
+                assert below_the_sheet(phone) <= 1, below_the_sheet(phone)
+                screenshot(phone, f"puzzle-magdagdon-{language}-{scheme}-{width}x{height}")
 
 
 def test_my_games_lists_the_finished_games_with_their_replay_and_review(

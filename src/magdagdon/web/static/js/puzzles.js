@@ -11,7 +11,7 @@ import { dayText, shareNote } from "./daily.js";
 import { button, el, svg } from "./dom.js";
 import { share } from "./share.js";
 import { miniBoard } from "./sheets.js";
-import { DIFFICULTY_NAMES, capitalized, describePlan, dieFace, ruinIcon, squareAt } from "./view.js";
+import { DIFFICULTY_NAMES, capitalized, describePlan, dieFace, lineSum, ruinIcon, squareAt } from "./view.js";
 
 if (!document.querySelector("link[data-puzzles]")) {
   document.head.append(el("link", { rel: "stylesheet", href: new URL("../css/puzzles.css", import.meta.url).href, "data-puzzles": "" }));
@@ -436,7 +436,18 @@ export class Puzzles {
       return el("button", { type: "button", class: classes.join(" "), "data-intent": "puzzle-square", "data-square": sq, "aria-label": label, tabIndex: sq === this.focus ? 0 : -1 },
         ch === "X" || this.ruin === sq ? ruinIcon() : ch !== "." ? dieFace(Number(ch)) : null);
     });
-    return el("div", { class: "puzzle-board", role: "group", "aria-label": t("board") }, ...squares);
+    // each row's and column's sum and bonus (or the bonus it can still make) beside it, as the
+    // game board shows them
+    const prospects = v.prospects || [];
+    const sum = (kind, line, n) => {
+      const node = el("div", { class: `sum ${kind}` });
+      lineSum(node, line, prospects[kind === "row" ? n : 4 + n], t, t(kind === "row" ? "row_sum" : "column_sum", { n: n + 1 }), false);
+      return node;
+    };
+    const cells = [];
+    for (let r = 0; r < 4; r++) cells.push(...squares.slice(4 * r, 4 * r + 4), sum("row", v.score.rows[r], r));
+    v.score.columns.forEach((line, c) => cells.push(sum("col", line, c)));
+    return el("div", { class: "puzzle-board", role: "group", "aria-label": t("board") }, ...cells);
   }
 
   trayPart(t, v) {
