@@ -368,17 +368,18 @@ class Games:
             room=record.room,
         )
 
-    def _roll_within(self, c: Connection, record: Row[Any]) -> bool:
+    def _roll_within(self, c: Connection, record: Row[Any]) -> Game | None:
         """Roll the stored game ``record`` (at its version, waiting for its roll) within the
         transaction ``c``: a live room opens a turn for all its members in the transaction
-        that opens it (store.rooms). Optimistic as :meth:`act`: False, and nothing written,
+        that opens it (store.rooms); the game rolled (the caller keeps it in the cache once
+        the transaction is committed). Optimistic as :meth:`act`: None, and nothing written,
         when another request changed the game first (the room rolls it later)."""
         game = self._game(record)
         logged = len(game.actions)
         game.roll()
         added = game.actions[logged:]
         if game.phase is Phase.OVER:  # (a roll ends no game; should one, act() scores it)
-            return False
+            return None
         result = c.execute(
             update(games)
             .where(
@@ -397,7 +398,7 @@ class Games:
             )
         )
         if result.rowcount != 1:
-            return False
+            return None
         c.execute(
             insert(game_actions),
             [
@@ -405,8 +406,7 @@ class Games:
                 for n, action in enumerate(added)
             ],
         )
-        self._cache.put((record.id, record.version + 1), game)
-        return True
+        return game
 
     def count_hint(self, game_id: str, player_id: int, version: int) -> int:
         """Count a hint on the game at ``version`` (once per version, active games only); the

@@ -134,7 +134,8 @@ class RoomFeedRead:
     """The members' names by player id (None: not named)."""
     events: list[RoomEvent]
     due: bool
-    """The room wants :meth:`Rooms.after_room_action` (its turn overdue, or not all rolled)."""
+    """The room wants :meth:`Rooms.after_room_action` (its turn overdue, not every member's
+    dice of it rolled, or every member done with it)."""
 
 
 @dataclass(frozen=True)
@@ -205,7 +206,8 @@ class Rooms:
     finished_game: Callable[[str], GameRow]
     act: Callable[..., GameRow]
     _deadlines: LruCache[tuple[str, int], datetime]
-    _roll_within: Callable[[Connection, Any], bool]
+    _roll_within: Callable[[Connection, Any], Game | None]
+    _cache: LruCache[tuple[str, int], Game]
 
     # --- making, joining, starting --------------------------------------------------------
 
@@ -554,7 +556,22 @@ class Rooms:
             for m, row in members
         ]
         over = all(row.game.phase is Phase.OVER for _, row in members)
+        # the games the next turn rolls (their players ended this one; none once all are over)
+        rolling = [
+            record
+            for (_, record), (_, row) in zip(records, members, strict=True)
+            if not over and row.game.phase is Phase.ROLL and row.game.turns == turn
+        ]
         with self.db.transaction(write=True) as c:
+            if rolling and c.dialect.name == "postgresql":
+                # their rows first, as a sign-in's merge takes a guest's games before the room
+                # (store/accounts.py): the other order could deadlock with it
+                c.execute(
+                    select(games.c.id)
+                    .where(games.c.id.in_(sorted(r.id for r in rolling)))
+                    .order_by(games.c.id)
+                    .with_for_update()
+                )
             closed = c.execute(
                 update(rooms)
                 .where(rooms.c.code == code, rooms.c.turn == turn, rooms.c.turn_open.is_(True))
@@ -588,15 +605,15 @@ class Rooms:
                 .values(turn=turn + 1, turn_open=True, deadline=deadline)
             )
             _event(c, code, "turn_opened", _opened(turn + 1, deadline), now)
-            self._keep_deadline(code, turn + 1, deadline)
             # every member's dice of the new turn, in the transaction that opens it (a game
             # another request changed meanwhile is rolled by the next look: _roll_open_turn)
-            rolled = [
-                self._roll_within(c, record)
-                for (_, record), (_, row) in zip(records, members, strict=True)
-                if row.game.phase is Phase.ROLL and row.game.turns == turn
-            ]
-        if not all(rolled):
+            rolled = [(record, self._roll_within(c, record)) for record in rolling]
+        # kept once written (a transaction that failed leaves nothing in this process either)
+        self._keep_deadline(code, turn + 1, deadline)
+        for record, game in rolled:
+            if game is not None:
+                self._cache.put((record.id, record.version + 1), game)
+        if not all(game is not None for _, game in rolled):
             self._roll_open_turn(code)
 
     # --- reading ----------------------------------------------------------------------------

@@ -32,6 +32,7 @@ from functools import partial
 from typing import Any
 
 from fastapi import FastAPI, WebSocket
+from sqlalchemy.exc import OperationalError
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -327,10 +328,10 @@ async def follow_room(
         if code is None:
             raise RoomNotFound(code)
         await run_store(store, lambda: store.room(code))  # (it is there)
-    except DatabaseTimeout:
-        # the database busy past the deadline before the connection was taken: refused as
-        # one refused later is closed, to try again (an exception would reach the server
-        # after the refusal: a server error in its log)
+    except (DatabaseTimeout, OperationalError):
+        # the database busy past the deadline (or its read cut at it) before the connection
+        # was taken: refused as one refused later is closed, to try again (an exception
+        # would reach the server after the refusal: a server error in its log)
         await websocket.close(code=1013, reason="try_again")
         return
     except RoomNotFound:
@@ -385,8 +386,9 @@ async def follow_room(
         cut(websocket)  # the client does not read: it resumes from its last event
     except (WebSocketDisconnect, RuntimeError):
         pass  # the client left
-    except DatabaseTimeout:
-        # the database was busy past a read's deadline: the client reconnects and resumes
+    except (DatabaseTimeout, OperationalError):
+        # the database was busy past a read's deadline (or the read was cut at it): the
+        # client reconnects and resumes
         await _close(websocket, code=1013, reason="try_again")
     finally:
         listener.cancel()
