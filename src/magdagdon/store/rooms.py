@@ -465,11 +465,7 @@ class Rooms:
             if room.phase != "playing" or not room.turn_open:
                 return False
             self._keep_deadline(code, room.turn, room.deadline)
-            states = c.execute(
-                select(games.c.phase, games.c.turns)
-                .join(room_members, room_members.c.game_id == games.c.id)
-                .where(room_members.c.code == code)
-            ).all()
+            states = _member_states(c, code)
         overdue = room.deadline is not None and now >= aware(room.deadline)
         mended = any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states)
         if mended:
@@ -685,13 +681,7 @@ class Rooms:
     def room_events(self, code: str, since: int = 0) -> list[RoomEvent]:
         """The room's events after number ``since``, in order (at most :data:`EVENTS_PAGE`)."""
         with self.db.transaction() as c:
-            records = c.execute(
-                select(room_events)
-                .where(room_events.c.code == code, room_events.c.seq > since)
-                .order_by(room_events.c.seq)
-                .limit(EVENTS_PAGE)
-            ).all()
-        return [RoomEvent(r.seq, r.type, dict(r.body), aware(r.created_at)) for r in records]
+            return _events_after(c, code, since)
 
     def room_feed(self, code: str, since: int, now: datetime) -> RoomFeedRead:
         """What a room's live connections need, in one read: the members' names and the
@@ -714,26 +704,16 @@ class Rooms:
                     .where(room_members.c.code == code)
                 ).all()
             )
-            records = c.execute(
-                select(room_events)
-                .where(room_events.c.code == code, room_events.c.seq > since)
-                .order_by(room_events.c.seq)
-                .limit(EVENTS_PAGE)
-            ).all()
+            events = _events_after(c, code, since)
             due = False
             if room.phase == "playing" and room.turn_open:
                 self._keep_deadline(code, room.turn, room.deadline)
-                states = c.execute(
-                    select(games.c.phase, games.c.turns)
-                    .join(room_members, room_members.c.game_id == games.c.id)
-                    .where(room_members.c.code == code)
-                ).all()
+                states = _member_states(c, code)
                 due = (
                     (room.deadline is not None and now >= aware(room.deadline))
                     or any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states)
                     or all(_stored_done(s.phase, s.turns, room.turn) for s in states)
                 )
-        events = [RoomEvent(r.seq, r.type, dict(r.body), aware(r.created_at)) for r in records]
         return RoomFeedRead(names, events, due)
 
     def open_rooms_due(self, now: datetime) -> list[str]:
@@ -748,6 +728,28 @@ class Rooms:
                     )
                 )
             )
+
+
+def _member_states(c: Connection, code: str) -> list[Any]:
+    """The stored ``phase`` and ``turns`` of each member's game in room ``code``."""
+    return list(
+        c.execute(
+            select(games.c.phase, games.c.turns)
+            .join(room_members, room_members.c.game_id == games.c.id)
+            .where(room_members.c.code == code)
+        ).all()
+    )
+
+
+def _events_after(c: Connection, code: str, since: int) -> list[RoomEvent]:
+    """Room ``code``'s events after number ``since``, in order (at most :data:`EVENTS_PAGE`)."""
+    records = c.execute(
+        select(room_events)
+        .where(room_events.c.code == code, room_events.c.seq > since)
+        .order_by(room_events.c.seq)
+        .limit(EVENTS_PAGE)
+    ).all()
+    return [RoomEvent(r.seq, r.type, dict(r.body), aware(r.created_at)) for r in records]
 
 
 def _rewrite_events(c: Connection, codes: list[str], swap: Callable[[Any], Any]) -> None:
