@@ -29,7 +29,6 @@ export, the deletion (their boards leave every room's events) and the merge on s
 
 from __future__ import annotations
 
-import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -422,14 +421,24 @@ class Rooms:
     def _roll_open_turn(self, code: str) -> None:
         """Roll the open turn's dice in every member's game that has not rolled them yet (a
         crash between opening a turn and its rolls is mended by whoever looks next)."""
-        room, members = self._member_games(code)
+        room, records = self._member_records(code)
         if room.phase != "playing" or not room.turn_open:
             return
-        for m, row in members:
-            game = row.game
-            if game.phase is Phase.ROLL and game.turns == room.turn - 1:
-                with contextlib.suppress(StaleVersion):  # another request rolled it first
-                    self.act(row.id, m.player_id, row.version, lambda g: g.roll(), by_room=True)
+        # (in the order of their ids, as a closing takes them: two at once never deadlock)
+        waiting = sorted(
+            (r for _, r in records if _unrolled(r.phase, r.turns, room.turn)), key=lambda r: r.id
+        )
+        if waiting:  # (one that another request rolled meanwhile is left as it is)
+            with self.db.transaction(write=True) as c:
+                rolled = [(record, self._roll_within(c, record)) for record in waiting]
+            self._keep_rolled(rolled)
+
+    def _keep_rolled(self, rolled: list[tuple[Any, Game | None]]) -> None:
+        """Keep the games :meth:`_roll_within` rolled in this process's cache, once their
+        transaction is committed (None: not rolled)."""
+        for record, game in rolled:
+            if game is not None:
+                self._cache.put((record.id, record.version + 1), game)
 
     def after_room_action(
         self,
@@ -466,8 +475,8 @@ class Rooms:
                 return False
             self._keep_deadline(code, room.turn, room.deadline)
             states = _member_states(c, code)
-        overdue = room.deadline is not None and now >= aware(room.deadline)
-        mended = any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states)
+        overdue = _overdue(room, now)
+        mended = any(_unrolled(s.phase, s.turns, room.turn) for s in states)
         if mended:
             self._roll_open_turn(code)  # an opening interrupted before its rolls: mended
         elif not overdue and not all(_stored_done(s.phase, s.turns, room.turn) for s in states):
@@ -475,7 +484,7 @@ class Rooms:
         room, members = self._member_games(code)
         if room.phase != "playing" or not room.turn_open:
             return mended
-        overdue = room.deadline is not None and now >= aware(room.deadline)
+        overdue = _overdue(room, now)
         waiting = [(m, row) for m, row in members if not _done(row.game, room.turn)]
         if waiting and not overdue:
             return mended
@@ -555,8 +564,8 @@ class Rooms:
         # the games the next turn rolls (their players ended this one; none once all are over)
         rolling = [
             record
-            for (_, record), (_, row) in zip(records, members, strict=True)
-            if not over and row.game.phase is Phase.ROLL and row.game.turns == turn
+            for _, record in records
+            if not over and _unrolled(record.phase, record.turns, turn + 1)
         ]
         with self.db.transaction(write=True) as c:
             if rolling and c.dialect.name == "postgresql":
@@ -606,9 +615,7 @@ class Rooms:
             rolled = [(record, self._roll_within(c, record)) for record in rolling]
         # kept once written (a transaction that failed leaves nothing in this process either)
         self._keep_deadline(code, turn + 1, deadline)
-        for record, game in rolled:
-            if game is not None:
-                self._cache.put((record.id, record.version + 1), game)
+        self._keep_rolled(rolled)
         if not all(game is not None for _, game in rolled):
             self._roll_open_turn(code)
 
@@ -710,8 +717,8 @@ class Rooms:
                 self._keep_deadline(code, room.turn, room.deadline)
                 states = _member_states(c, code)
                 due = (
-                    (room.deadline is not None and now >= aware(room.deadline))
-                    or any(s.phase == Phase.ROLL.value and s.turns == room.turn - 1 for s in states)
+                    _overdue(room, now)
+                    or any(_unrolled(s.phase, s.turns, room.turn) for s in states)
                     or all(_stored_done(s.phase, s.turns, room.turn) for s in states)
                 )
         return RoomFeedRead(names, events, due)
@@ -728,6 +735,17 @@ class Rooms:
                     )
                 )
             )
+
+
+def _overdue(room: Any, now: datetime) -> bool:
+    """Whether the room's (stored row's) open turn's deadline has passed at ``now``."""
+    return room.deadline is not None and now >= aware(room.deadline)
+
+
+def _unrolled(phase: str, turns: int, turn: int) -> bool:
+    """Whether a member's game (its stored ``phase`` and ``turns``) waits for the room's roll
+    of turn ``turn``."""
+    return phase == Phase.ROLL.value and turns == turn - 1
 
 
 def _member_states(c: Connection, code: str) -> list[Any]:
