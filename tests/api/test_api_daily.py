@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from magdagdon.engine import Difficulty, Game
 from magdagdon.settings import Settings
 from magdagdon.web.app import create_app
+from magdagdon.web.coach_work import play_par
 from magdagdon.web.deps import COOKIE, TEST_DATE_HEADER
-from magdagdon.web.par import play_par
 
 from ..utils.api import ViewPlayer, act, new_game, play_to_end
 

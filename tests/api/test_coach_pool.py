@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from magdagdon.engine import Difficulty, Game
-from magdagdon.web.coach_pool import Background, BackgroundRefused, CoachPool, hint_dict
+from magdagdon.web.coach_pool import Background, BackgroundRefused, CoachPool
+from magdagdon.web.coach_work import hint_dict
 from magdagdon.web.errors import ApiError
 
 

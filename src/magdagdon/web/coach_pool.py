@@ -32,39 +32,18 @@ import asyncio
 import logging
 import math
 import multiprocessing
-import os
 import time
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from ..ai import coach
-from ..engine import Game
+from .coach_work import BACKGROUND_NICENESS, INTERACTIVE_NICENESS, start_child
 from .errors import ApiError
-from .workers import exit_with_parent
 
 log = logging.getLogger("magdagdon.coach")
 T = TypeVar("T")
-
-
-INTERACTIVE_NICENESS = 10
-"""The interactive coach processes' niceness (at least: a server started nicer than that keeps
-its own), below the server's."""
-BACKGROUND_NICENESS = 13
-"""The background processes' niceness: below the interactive coach's (about half its share of
-a busy core), not the lowest, which a loaded machine would starve for minutes."""
-
-
-def _start_child(niceness: int = INTERACTIVE_NICENESS) -> None:
-    """In each coach process: yield the CPU to the game's requests (a lower priority; the
-    background processes to the interactive ones too), end with the server process, and load
-    the strong player now (its weights and tables), not during the first hint."""
-    with suppress(OSError):
-        os.nice(max(0, niceness - os.nice(0)))
-    exit_with_parent()
-    coach.new_player()
 
 
 def _executor(processes: int, niceness: int) -> ProcessPoolExecutor:
@@ -73,19 +52,9 @@ def _executor(processes: int, niceness: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(
         processes,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_child,
+        initializer=start_child,
         initargs=(niceness,),
     )
-
-
-def hint_dict(game: Game) -> dict[str, Any]:
-    """The coach's hint for ``game``, as the API's JSON (run in a coach process)."""
-    return coach.hint(game).to_dict()
-
-
-def review_dicts(game: Game) -> list[dict[str, Any]]:
-    """The coach's review of a finished ``game``, turn by turn (run in a coach process)."""
-    return [turn.to_dict() for turn in coach.review(game)]
 
 
 class CoachPool:

@@ -19,10 +19,10 @@ from datetime import date
 
 from fastapi import FastAPI
 
-from ..ai import coach
-from ..engine import Difficulty, Game, Phase
+from ..engine import Difficulty
 from ..store import Store
 from .coach_pool import Background
+from .coach_work import play_par
 from .deps import run_store
 
 log = logging.getLogger("magdagdon.par")
@@ -40,16 +40,6 @@ WORKER = f"{socket.gethostname()}:{os.getpid()}"
 
 # The par is computed in the background, outside any request: each of its database calls has
 # the database's timeout of its own (``budget``), not the deadline of the request that asked.
-
-
-def play_par(difficulty: Difficulty, seed: bytes) -> int:
-    """The strong player's final score on these dice, deciding on what a player sees."""
-    game = Game.new(difficulty, seed=seed)
-    player = coach.new_player()
-    while game.phase is not Phase.OVER:
-        for action in player.turn(game.search_copy()):
-            game.apply(action)
-    return game.score().total
 
 
 async def compute_par(app: FastAPI, day: date, difficulty: Difficulty) -> int | None:

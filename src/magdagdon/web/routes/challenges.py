@@ -34,6 +34,7 @@ from ...store.challenges import (
     normal_code,
 )
 from ..coach_pool import Background, BackgroundRefused
+from ..coach_work import play_par
 from ..deps import (
     CurrentPlayer,
     KnownPlayer,
@@ -51,7 +52,6 @@ from ..deps import (
     run_store,
 )
 from ..errors import ApiError, error_response
-from ..par import play_par
 from ..schemas import ErrorResponse, GameConflict, GameView, Strict
 from .games import view_response
 

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Depends, Request
 from ...engine import Phase
 from ...store import DailyEnded, GameRow, GameStatus
 from ..caches import ReviewCache
-from ..coach_pool import CoachPool, hint_dict, review_dicts
+from ..coach_pool import CoachPool
+from ..coach_work import hint_dict, review_dicts
 from ..deps import (
     CurrentPlayer,
     Now,

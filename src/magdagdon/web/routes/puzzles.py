@@ -31,6 +31,7 @@ from ...store.puzzles import (
     PuzzleRow,
 )
 from ..coach_pool import Background, BackgroundRefused
+from ..coach_work import grade_plan, mine_dicts
 from ..deps import (
     CurrentPlayer,
     OpenDay,
@@ -331,33 +332,6 @@ async def puzzle_view(
     return _view(row, player, _turn(row, player, actions), len(actions))
 
 
-def grade_plan(
-    position: dict[str, Any], best_value: float, actions: list[Any], best: list[Any] | None = None
-) -> Any:
-    """An attempt graded in a coach process: (yours, solved, your board, what it gave up
-    against the ``best`` plan: :func:`~magdagdon.ai.puzzles.differences`) or the refusal's
-    (code, message)."""
-    try:
-        found = P.Position.from_dict(position)
-        grade = P.grade(found, best_value, actions, _analyst())
-        after = P.play_plan(found, actions)
-    except P.PlanRefused as refused:
-        return ("refused", refused.code, str(refused))
-    board = None if actions[-1]["type"] == "reroll" else str(after.board)
-    gave_up = P.differences(found, actions, best) if best else []
-    return ("graded", grade.yours, grade.solved, board, gave_up)
-
-
-_players: dict[str, Any] = {}
-
-
-def _analyst() -> Any:
-    player = _players.get("analyst")
-    if player is None:
-        player = _players["analyst"] = P.analyst()
-    return player
-
-
 def best_board(row: PuzzleRow) -> str | None:
     """The board the puzzle's best plan leaves (None: it ends with a REROLL)."""
     plan: list[Any] = row.best
@@ -416,14 +390,6 @@ async def attempt(
 
 
 # --- the player's side ----------------------------------------------------------------------
-
-
-def mine_dicts(game: Game, game_id: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """A finished game's public puzzles and its player's own, as JSON (in a coach process)."""
-    from ...mining import mine_game
-
-    public, own = mine_game(game, game_id)
-    return [p.to_dict() for p in public], [p.to_dict() for p in own]
 
 
 async def _search_game(app: Any, store: Store, game_id: str, open_day: Any) -> None:
