@@ -185,19 +185,21 @@ def test_the_coach_processes_end_with_their_server(tmp_path: Path) -> None:
     ):
         view = act(client, new_game(client, "peaceful", seed=3), {"type": "roll"})
         assert client.get(f"/api/games/{view['id']}/hint").status_code == 200
-        coaches = [
+        # the coach's processes are its fork server's children (web/coach_pool.py)
+        (fork_server,) = [
             pid
             for pid in _children(server.process.pid)
-            if "resource_tracker" not in Path(f"/proc/{pid}/cmdline").read_text()
+            if "forkserver" in Path(f"/proc/{pid}/cmdline").read_text()
         ]
+        coaches = _children(fork_server)
         assert len(coaches) == 1  # the hint was computed in a process of its own
         try:
             server.kill()
             deadline = time.monotonic() + 5
-            while any(map(_alive, coaches)):
+            while any(map(_alive, [fork_server, *coaches])):
                 assert time.monotonic() < deadline, "the coach's process outlived its server"
                 time.sleep(0.1)
         finally:
-            for pid in coaches:
+            for pid in [fork_server, *coaches]:
                 if _alive(pid):
                     os.kill(pid, signal.SIGKILL)

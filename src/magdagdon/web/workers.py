@@ -7,8 +7,11 @@ next ``serve`` would fail with "Address already in use". A watcher thread in eac
 notices that its parent is gone and stops the worker as SIGTERM does (requests in flight
 finish).
 
-Polling the parent's pid works on every POSIX system and whichever thread started the
-worker (Linux's ``PR_SET_PDEATHSIG`` fires when the starting *thread* ends).
+The watcher polls whether the parent is alive (``multiprocessing``'s sentinel of it, a pipe
+that closes when it ends) and whether the process was given another parent (its own parent
+died: a process of a ``forkserver``, as the coach's are, is the fork server's child, which ends
+with the server). That works on every POSIX system and whichever thread started the worker
+(Linux's ``PR_SET_PDEATHSIG`` fires when the starting *thread* ends).
 """
 
 from __future__ import annotations
@@ -17,14 +20,15 @@ import multiprocessing
 import os
 import signal
 import threading
+from typing import Any
 
 POLL_SECONDS = 0.5
 """How often a worker checks that its parent is alive."""
 
 
-def _watch(parent: int, stop: threading.Event) -> None:
+def _watch(parent: Any, adopted_by: int, stop: threading.Event) -> None:
     while not stop.wait(POLL_SECONDS):
-        if os.getppid() != parent:
+        if os.getppid() != adopted_by or not parent.is_alive():
             os.kill(os.getpid(), signal.SIGTERM)
             return
 
@@ -37,6 +41,9 @@ def exit_with_parent() -> threading.Event | None:
         return None
     stop = threading.Event()
     threading.Thread(
-        target=_watch, args=(parent.pid, stop), name="magdagdon-parent-watch", daemon=True
+        target=_watch,
+        args=(parent, os.getppid(), stop),
+        name="magdagdon-parent-watch",
+        daemon=True,
     ).start()
     return stop
