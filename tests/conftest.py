@@ -157,11 +157,57 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             report.sections.append((f"what the server logged ({log.name})", lines))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser tests are ``process`` tests (a live server, a browser) wherever they are."""
+SECONDS_A_TEST = {"crossbrowser": 8.0, "browser": 3.5, "tui": 2.5, "ai": 1.3, "api": 1.3}
+"""About how long a test of each package takes (a run of the whole suite, issue 43), for
+:func:`longest_first`; a test of another package 1 s, of the engine and the reinforcement
+learning 0.2 s, one that starts a server ``process`` (or ``slow``) at least 3 s."""
+
+
+def expected_seconds(item: pytest.Item) -> float:
+    """About how long ``item`` takes (:data:`SECONDS_A_TEST`)."""
+    parts = set(item.path.parts)
+    if {"engine", "rl"} & parts:
+        return 0.2
+    seconds = next((s for name, s in SECONDS_A_TEST.items() if name in parts), 1.0)
+    if item.get_closest_marker("process") or item.get_closest_marker("slow"):
+        seconds = max(seconds, 3.0)
+    return seconds
+
+
+def longest_first(items: list[pytest.Item]) -> None:
+    """Order the test packages by their expected time, longest first, and each package's
+    modules likewise, each module's tests in the order they had (pytest-randomly's).
+    pytest-xdist's ``loadfile`` hands the modules out in this order as each worker asks for
+    more: the long ones go first and the last to go are short, so neither worker waits long
+    for the other at the end (in a random order a module of two minutes could come last, with
+    the other worker idle meanwhile); and a package's modules follow each other, so a worker
+    starts the browser and the server that a package's tests share once, not each time it
+    comes back to the package."""
+    modules: dict[Path, float] = {}
+    for item in items:
+        modules[item.path] = modules.get(item.path, 0.0) + expected_seconds(item)
+    packages: dict[Path, float] = {}
+    for path, seconds in modules.items():
+        packages[path.parent] = packages.get(path.parent, 0.0) + seconds
+    items.sort(key=lambda item: (-packages[item.path.parent], -modules[item.path]))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, the modules go out in the order the workers collected them
+    (:func:`longest_first`), not sorted again by their number of tests."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The browser tests are ``process`` tests (a live server, a browser) wherever they are.
+    On pytest-xdist's workers the modules are ordered :func:`longest_first` (pytest-randomly
+    has shuffled them and their tests already: the tests of each module stay in its order)."""
     for item in items:
         if {"browser", "crossbrowser"} & set(item.path.parts):
             item.add_marker(pytest.mark.process)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        longest_first(items)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -1,0 +1,54 @@
+"""The order the suite's modules go out to pytest-xdist's workers (``tests/conftest.py``):
+packages and their modules longest first, each module's tests in pytest-randomly's order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from .conftest import expected_seconds, longest_first
+
+TESTS = Path(__file__).parent
+
+
+@dataclass
+class Item:
+    """What :func:`longest_first` reads of a test: its file and its marks."""
+
+    path: Path
+    name: str
+    marks: set[str] = field(default_factory=set)
+
+    def get_closest_marker(self, name: str) -> Any:
+        return name if name in self.marks else None
+
+
+def test_packages_and_modules_go_longest_first_each_modules_tests_in_their_order() -> None:
+    items = [
+        Item(TESTS / "engine" / "test_board.py", "b1"),
+        Item(TESTS / "api" / "test_small.py", "s2"),
+        Item(TESTS / "api" / "test_small.py", "s1"),
+        Item(TESTS / "browser" / "test_one.py", "o1"),
+        Item(TESTS / "api" / "test_big.py", "g3"),
+        Item(TESTS / "api" / "test_big.py", "g1"),
+        Item(TESTS / "api" / "test_big.py", "g2", {"process"}),
+        Item(TESTS / "test_docs.py", "d1"),
+    ]
+    longest_first(cast(list[pytest.Item], items))
+    # api: 1.3 + 1.3 + 3 + 1.3 + 1.3; browser 3.5; the top package 1; the engine 0.2
+    assert [item.name for item in items] == ["g3", "g1", "g2", "s2", "s1", "o1", "d1", "b1"]
+
+
+def test_a_test_that_starts_a_process_is_expected_to_take_seconds() -> None:
+    def seconds(*parts: str, marks: frozenset[str] = frozenset()) -> float:
+        item = Item(TESTS.joinpath(*parts), "t", set(marks))
+        return expected_seconds(cast(pytest.Item, item))
+
+    assert seconds("engine", "test_board.py") == 0.2
+    assert seconds("test_docs.py") == 1.0
+    assert seconds("test_readme.py", marks=frozenset({"slow"})) == 3.0
+    assert seconds("browser", "test_play.py", marks=frozenset({"process"})) == 3.5
+    assert seconds("crossbrowser", "test_webkit.py", marks=frozenset({"process"})) == 8.0
