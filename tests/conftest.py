@@ -163,12 +163,15 @@ SECONDS_A_TEST = {"crossbrowser": 8.0, "browser": 3.5, "tui": 2.5, "ai": 1.3, "a
 learning 0.2 s, one that starts a server ``process`` (or ``slow``) at least 3 s."""
 
 
+ROOT = Path(__file__).parents[1]
+
+
 def expected_seconds(item: pytest.Item) -> float:
     """About how long ``item`` takes (:data:`SECONDS_A_TEST`)."""
-    parts = set(item.path.parts)
-    if {"engine", "rl"} & parts:
-        return 0.2
-    seconds = next((s for name, s in SECONDS_A_TEST.items() if name in parts), 1.0)
+    path = item.path.relative_to(ROOT) if item.path.is_relative_to(ROOT) else item.path
+    parts = set(path.parts)
+    seconds = 0.2 if {"engine", "rl"} & parts else 1.0
+    seconds = next((s for name, s in SECONDS_A_TEST.items() if name in parts), seconds)
     if item.get_closest_marker("process") or item.get_closest_marker("slow"):
         seconds = max(seconds, 3.0)
     return seconds
@@ -189,7 +192,10 @@ def longest_first(items: list[pytest.Item]) -> None:
     packages: dict[Path, float] = {}
     for path, seconds in modules.items():
         packages[path.parent] = packages.get(path.parent, 0.0) + seconds
-    items.sort(key=lambda item: (-packages[item.path.parent], -modules[item.path]))
+    first = {path: n for n, path in enumerate(modules)}  # (ties: the order they came in)
+    items.sort(
+        key=lambda item: (-packages[item.path.parent], -modules[item.path], first[item.path])
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:

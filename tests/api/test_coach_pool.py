@@ -95,6 +95,31 @@ def test_a_process_that_dies_is_replaced() -> None:
     asyncio.run(main())
 
 
+class _Unstartable:
+    """A pool whose processes cannot be started (its fork server's socket removed)."""
+
+    def submit(self, *args: object) -> None:
+        raise FileNotFoundError("/tmp/pymp-gone/listener-1")
+
+    def shutdown(self, **options: object) -> None:
+        pass
+
+
+def test_a_process_that_cannot_be_started_is_a_503_and_the_pool_starts_again() -> None:
+    async def main() -> None:
+        pool = CoachPool(1, 0, 1)
+        try:
+            pool._pool = _Unstartable()  # type: ignore[assignment]
+            with pytest.raises(ApiError) as refused:
+                await pool.run(_sleep, 0)
+            assert refused.value.status == 503 and refused.value.code == "coach_busy"
+            assert await pool.run(_sleep, 0) != os.getpid()  # a new pool, its own processes
+        finally:
+            pool.close()
+
+    asyncio.run(main())
+
+
 # --- background work: processes of its own, bounded, the same work once ---------------------
 
 

@@ -58,6 +58,19 @@ def _executor(processes: int, niceness: int) -> ProcessPoolExecutor:
     )
 
 
+async def _run_in(pool: ProcessPoolExecutor, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in one of the pool's processes. The job is handed over on a thread: a
+    process the pool starts for it is asked of the fork server, and that waits for the fork
+    (for the fork server's own start too, the first time: about 0.15 s in which the event loop
+    would serve nobody). A process that cannot be started (the fork server gone, its socket
+    removed by a cleaner of temporary files) is a broken pool, as a process that died is."""
+    try:
+        future = await asyncio.to_thread(pool.submit, work, *args)
+    except (OSError, EOFError) as exc:
+        raise BrokenProcessPool(f"a coach process could not be started: {exc}") from exc
+    return await asyncio.wrap_future(future)
+
+
 class CoachPool:
     """Worker processes for the coach, bounded in total and per address (module docstring).
 
@@ -119,12 +132,13 @@ class CoachPool:
         :meth:`slot`)."""
         self.in_flight += 1
         started = time.monotonic()
+        pool = self._executor()
         try:
-            future = self._executor().submit(work, *args)
-            result: T = await asyncio.wrap_future(future)
+            result: T = await _run_in(pool, work, *args)
         except BrokenProcessPool:
             log.error("a coach process died: starting new ones")
-            self._reset()
+            if self._pool is pool:  # (not a newer one another job started meanwhile)
+                self._reset()
             raise ApiError(
                 503,
                 "coach_busy",
@@ -239,7 +253,7 @@ class Background:
                 self._pool = _executor(self.processes, BACKGROUND_NICENESS)
             pool = self._pool
             try:
-                return await asyncio.wrap_future(pool.submit(work, *args))
+                return await _run_in(pool, work, *args)
             except BrokenProcessPool:
                 log.error("a background process died: starting new ones")
                 if self._pool is pool:  # (not a newer one another job started meanwhile)

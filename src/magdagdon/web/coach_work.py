@@ -1,11 +1,12 @@
 """What the coach's processes run (:mod:`.coach_pool`): a hint, a review, a puzzle graded, a
 daily's par, a finished game searched for puzzles.
 
-A coach process is a fresh interpreter (``spawn``) that imports the module of each function it
-is given to run, and of its initializer. This module imports only the engine and the AI, never
-the server's libraries: a process that imported FastAPI, Pydantic and SQLAlchemy with the rest
-of the web package spent about a second of CPU at its start, ten times what the coach itself
-takes to load (``tests/api/test_coach_pool.py`` checks that nothing here brings them in).
+A coach process is forked from a fork server that imported this module (``forkserver``), and
+imports the module of each function it is given to run. This module imports only the engine and
+the AI, never the server's libraries: a process that imported FastAPI, Pydantic and SQLAlchemy
+with the rest of the web package spent about a second of CPU at its start, ten times what the
+coach itself takes to load (``tests/test_architecture.py`` checks that nothing here brings
+them in).
 """
 
 from __future__ import annotations
