@@ -157,21 +157,33 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             report.sections.append((f"what the server logged ({log.name})", lines))
 
 
-SECONDS_A_TEST = {"crossbrowser": 8.0, "browser": 3.5, "tui": 2.5, "ai": 1.3, "api": 1.3}
+SECONDS_A_TEST = {
+    "crossbrowser": 8.0,
+    "browser": 3.5,
+    "tui": 2.5,
+    "ai": 1.3,
+    "api": 1.3,
+    "engine": 0.2,
+    "rl": 0.2,
+}
 """About how long a test of each package takes (a run of the whole suite, issue 43), for
-:func:`longest_first`; a test of another package 1 s, of the engine and the reinforcement
-learning 0.2 s, one that starts a server ``process`` (or ``slow``) at least 3 s."""
-
+:func:`longest_first`; a test of another package 1 s, one that starts a server ``process``
+(or ``slow``) at least 3 s."""
 
 ROOT = Path(__file__).parents[1]
 
 
+def folders(item: pytest.Item) -> set[str]:
+    """The names of the folders and file of ``item``'s path within the checkout (not those of
+    the folders the checkout is in, which could be called ``api`` or ``browser`` too)."""
+    path = item.path.relative_to(ROOT) if item.path.is_relative_to(ROOT) else item.path
+    return set(path.parts)
+
+
 def expected_seconds(item: pytest.Item) -> float:
     """About how long ``item`` takes (:data:`SECONDS_A_TEST`)."""
-    path = item.path.relative_to(ROOT) if item.path.is_relative_to(ROOT) else item.path
-    parts = set(path.parts)
-    seconds = 0.2 if {"engine", "rl"} & parts else 1.0
-    seconds = next((s for name, s in SECONDS_A_TEST.items() if name in parts), seconds)
+    parts = folders(item)
+    seconds = next((s for name, s in SECONDS_A_TEST.items() if name in parts), 1.0)
     if item.get_closest_marker("process") or item.get_closest_marker("slow"):
         seconds = max(seconds, 3.0)
     return seconds
@@ -210,7 +222,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     On pytest-xdist's workers the modules are ordered :func:`longest_first` (pytest-randomly
     has shuffled them and their tests already: the tests of each module stay in its order)."""
     for item in items:
-        if {"browser", "crossbrowser"} & set(item.path.parts):
+        if {"browser", "crossbrowser"} & folders(item):
             item.add_marker(pytest.mark.process)
     if os.environ.get("PYTEST_XDIST_WORKER"):
         longest_first(items)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, make_url, text
 from sqlalchemy.pool import NullPool
@@ -90,7 +89,7 @@ def truncate(url: str) -> None:
     engine = _engine(url)
     with engine.begin() as conn:
         tables, columns = _plan(conn, url)
-        kept = bool(columns) and _plans.get(("kept", url)) == columns
+        kept = bool(columns) and _kept.get(url) == columns
         for table in tables:
             if table == "puzzles" and kept:
                 conn.execute(
@@ -142,27 +141,30 @@ def truncate(url: str) -> None:
         database.dispose()
     with engine.begin() as conn:
         conn.execute(text(f"CREATE TABLE {PRISTINE} AS SELECT * FROM puzzles"))
-    _plans[("kept", url)] = columns
+    _kept[url] = columns
 
 
-_plans: dict[Any, Any] = {}
-"""Per database and schema revision, what :func:`truncate` empties; per database, the columns
-of the puzzles kept aside."""
+Columns = list[tuple[str, str]]
+_plans: dict[tuple[str, str | None], tuple[list[str], Columns]] = {}
+"""Per database and schema revision: the tables :func:`truncate` empties, and the puzzles'
+columns."""
+_kept: dict[str, Columns] = {}
+"""Per database: the columns of the puzzles kept aside in :data:`PRISTINE`."""
 
 
-def _plan(conn: Connection, url: str) -> tuple[list[str], list[tuple[str, str]]]:
+def _plan(conn: Connection, url: str) -> tuple[list[str], Columns]:
     """The tables to empty (:func:`_emptied`) and the puzzles' columns, at the database's
     revision (read once a revision)."""
     revision = None
     if conn.execute(text("SELECT to_regclass('public.alembic_version')")).scalar():
         revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-    plan: tuple[list[str], list[tuple[str, str]]] | None = _plans.get((url, revision))
+    plan = _plans.get((url, revision))
     if plan is None:
         plan = _plans[(url, revision)] = (_emptied(conn), _columns(conn, "puzzles"))
     return plan
 
 
-def _columns(conn: Connection, table: str) -> list[tuple[str, str]]:
+def _columns(conn: Connection, table: str) -> Columns:
     """A table's columns and their types, in order ([] if there is no such table)."""
     return [
         (name, kind)

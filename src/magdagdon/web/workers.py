@@ -20,13 +20,13 @@ import multiprocessing
 import os
 import signal
 import threading
-from typing import Any
+from multiprocessing.process import BaseProcess
 
 POLL_SECONDS = 0.5
 """How often a worker checks that its parent is alive."""
 
 
-def _watch(parent: Any, adopted_by: int, stop: threading.Event) -> None:
+def _watch(parent: BaseProcess, adopted_by: int, stop: threading.Event) -> None:
     while not stop.wait(POLL_SECONDS):
         if os.getppid() != adopted_by or not parent.is_alive():
             os.kill(os.getpid(), signal.SIGTERM)
