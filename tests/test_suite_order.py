@@ -1,5 +1,6 @@
-"""The order the suite's modules go out to pytest-xdist's workers (``tests/conftest.py``):
-packages and their modules longest first, each module's tests in pytest-randomly's order."""
+"""How the suite shares the machine among pytest-xdist's workers: the order its modules go out
+(``tests/conftest.py``: packages and their modules longest first, each module's tests in
+pytest-randomly's order), and the ports each worker's servers take (``tests/utils/server.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any, cast
 import pytest
 
 from .conftest import expected_seconds, longest_first
+from .utils.server import PORTS_EACH, PORTS_FROM, RANGES, first_port
 
 TESTS = Path(__file__).parent
 
@@ -52,3 +54,21 @@ def test_a_test_that_starts_a_process_is_expected_to_take_seconds() -> None:
     assert seconds("test_readme.py", marks=frozenset({"slow"})) == 3.0
     assert seconds("browser", "test_play.py", marks=frozenset({"process"})) == 3.5
     assert seconds("crossbrowser", "test_webkit.py", marks=frozenset({"process"})) == 8.0
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, 4, 6])
+def test_each_worker_and_each_run_has_ports_of_its_own(workers: int) -> None:
+    """The workers of a run take ranges apart; two runs on one machine (a developer's beside
+    CI's) take ranges apart unless their ids fall on the same slot; every range lies below the
+    kernel's ephemeral ports."""
+    runs: dict[int, set[int]] = {}
+    for n in range(200):
+        run = f"run-{n}"
+        firsts = {first_port(f"gw{w}", run, workers) for w in range(workers)}
+        assert len(firsts) == workers
+        slot = min(firsts)
+        assert runs.setdefault(slot, firsts) == firsts  # the same slot, the same ranges
+    assert len(runs) == RANGES // max(2, workers)
+    taken = [first for firsts in runs.values() for first in firsts]
+    assert len(taken) == len(set(taken))  # no two slots share a range
+    assert all(f >= PORTS_FROM and f + PORTS_EACH <= 32768 for f in taken)

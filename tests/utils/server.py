@@ -29,17 +29,20 @@ PORTS_EACH = 1_000
 """Ports each pytest worker has to itself (gw0 first, gw1 after it, ...)."""
 RANGES = 12
 """Ranges of :data:`PORTS_EACH` between :data:`PORTS_FROM` and the ephemeral ports. A run takes
-two of them (its workers') by its run id: two runs on one machine (a developer's beside CI's)
-took the same ports, and a server of one that lost the race to bind answered the other's
-test (``test_two_server_processes_racing_a_merge_lose_nothing`` signed in on the wrong
-database)."""
+as many side by side as it has workers (at least two), where its run id says: two runs on one
+machine (a developer's beside CI's) took the same ports, and a server of one that lost the race
+to bind answered the other's test (``test_two_server_processes_racing_a_merge_lose_nothing``
+signed in on the wrong database)."""
 _next_port = itertools.count()
 
 
-def first_port(worker: str, run: str) -> int:
-    """The first port of a pytest worker's range (``gw0``, ...) in the run ``run``."""
-    slot = zlib.crc32(run.encode()) % (RANGES // 2)
-    return PORTS_FROM + PORTS_EACH * ((2 * slot + int(worker.removeprefix("gw") or 0)) % RANGES)
+def first_port(worker: str, run: str, workers: int = 2) -> int:
+    """The first port of a pytest worker's range (``gw0``, ...) in the run ``run`` of
+    ``workers`` workers: the ranges of one run's workers are apart, and two runs' are apart
+    unless their ids fall on the same slot (one in ``RANGES // workers``)."""
+    width = min(max(2, workers), RANGES)
+    slot = zlib.crc32(run.encode()) % (RANGES // width)
+    return PORTS_FROM + PORTS_EACH * ((width * slot + int(worker.removeprefix("gw") or 0)) % RANGES)
 
 
 def free_port() -> int:
@@ -47,7 +50,7 @@ def free_port() -> int:
     takes it, nor the kernel for an outgoing connection), never the same twice in a run."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
-    first = first_port(worker, run)
+    first = first_port(worker, run, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT") or 2))
     for _ in range(PORTS_EACH):
         port = first + next(_next_port) % PORTS_EACH
         with socket.socket() as s:
