@@ -466,7 +466,12 @@ async def play_again(
     return _answer(_link(request, settings, again), made)
 
 
-_GAME_ID = Query(min_length=1, max_length=64, description="The game of a member (its game_id).")
+_GAME_ID = Query(
+    min_length=1,
+    max_length=64,
+    pattern=r"^[^\x00]*$",  # (a NUL in a query: refused, NulPathMiddleware)
+    description="The game of a member (its game_id).",
+)
 
 
 @router.get(
