@@ -8,6 +8,7 @@ import os
 import threading
 import time
 from contextvars import ContextVar
+from functools import cache
 
 try:
     import fcntl
@@ -20,10 +21,24 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event, make_url, text
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_LOCK_ID = 0x4D41_4744  # "MAGD": PostgreSQL advisory lock held while migrating
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+@cache
+def _head_revision() -> str | None:
+    """The newest migration's revision (read from the scripts once a process)."""
+    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
 
 
 DEADLINE: ContextVar[float | None] = ContextVar("magdagdon_database_deadline", default=None)
@@ -202,17 +217,22 @@ class Database:
                 yield connection
 
     def migrate(self) -> None:
-        """Bring the schema to the newest migration (safe when several processes start at once)."""
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
+        """Bring the schema to the newest migration (safe when several processes start at once).
+        A schema at the newest already is left as it is without running Alembic's upgrade
+        (which compiles and runs its environment script each time, for nothing: the tests
+        start an app a test)."""
+        config = _alembic_config()
         with self._file_lock(), self.engine.connect() as connection:
             if not self.is_sqlite:
                 connection.execute(text("SELECT pg_advisory_lock(:id)"), {"id": _MIGRATION_LOCK_ID})
                 connection.commit()
             try:
-                config.attributes["connection"] = connection
-                command.upgrade(config, "head")
-                connection.commit()
+                current = MigrationContext.configure(connection).get_current_revision()
+                connection.commit()  # (reading the revision began a transaction)
+                if current != _head_revision():
+                    config.attributes["connection"] = connection
+                    command.upgrade(config, "head")
+                    connection.commit()
             finally:
                 if self.is_sqlite:
                     # The migrations turn SQLite's foreign keys off; a pragma is a no-op inside
