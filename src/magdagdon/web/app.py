@@ -8,6 +8,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.convertors import register_url_convertor
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path
 
@@ -124,6 +125,36 @@ def _document_player_errors(router: APIRouter) -> None:
         if isinstance(route, APIRoute) and _uses(route.dependant, current_player):
             for status, response in _PLAYER_ERRORS.items():
                 route.responses.setdefault(status, response)
+
+
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    413: {"model": ErrorResponse, "description": "The request body is too large."},
+    422: {"model": ErrorResponse, "description": "Invalid request or illegal action."},
+    500: {"model": ErrorResponse, "description": "A stored game cannot be loaded."},
+    503: {"model": ErrorResponse, "description": "The database does not answer."},
+}
+"""The answers any route may give (OpenAPI)."""
+
+
+@cache
+def api_routes() -> tuple[BaseRoute, ...]:
+    """The API's routes, made once per process and put in each app it makes.
+
+    FastAPI makes an included router's routes anew for each app (each route's dependencies
+    and its response models' validators, about 0.1 s for the API's 62), and the tests make an
+    app for each of about a thousand tests. So the routers are included once, in a router of
+    the process's own, and every app gets its routes; the OpenAPI document is the same as if
+    each app had included them. An app's ``dependency_overrides`` do not reach these routes
+    (nothing here overrides a dependency)."""
+    api = APIRouter(responses=RESPONSES)
+    for router in (
+        *(m.router for m in (health, games, coach, highscores, players, daily, account)),
+        *(m.router for m in (challenges, leagues, puzzles, pastdaily, rooms)),
+        puzzles.me_router,
+    ):
+        _document_player_errors(router)
+        api.include_router(router)
+    return tuple(api.routes)
 
 
 API_DESCRIPTION = """
@@ -239,12 +270,7 @@ def create_app(
         lifespan=lifespan,
         docs_url=None,  # served below from this app's own files, not a CDN
         redoc_url=None,
-        responses={
-            413: {"model": ErrorResponse, "description": "The request body is too large."},
-            422: {"model": ErrorResponse, "description": "Invalid request or illegal action."},
-            500: {"model": ErrorResponse, "description": "A stored game cannot be loaded."},
-            503: {"model": ErrorResponse, "description": "The database does not answer."},
-        },
+        responses=RESPONSES,
     )
     app.state.settings = settings
     app.state.assets = Assets(static)
@@ -270,13 +296,7 @@ def create_app(
     async def docs() -> HTMLResponse:
         return HTMLResponse(DOCS_PAGE)
 
-    for router in (
-        *(m.router for m in (health, games, coach, highscores, players, daily, account)),
-        *(m.router for m in (challenges, leagues, puzzles, pastdaily, rooms)),
-        puzzles.me_router,
-    ):
-        _document_player_errors(router)
-        app.include_router(router)
+    app.router.routes.extend(api_routes())
 
     # The client's files (assets.py), for GET and HEAD only: a Mount would answer every method
     # on every path, so a wrong method on an API path would get the files' Allow instead of its
