@@ -85,6 +85,20 @@ def test_openapi_describes_every_model(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
 
 
+def test_every_app_of_a_process_has_the_same_api_routes(settings: Settings) -> None:
+    """The API's routes are made once a process (``api_routes``: FastAPI made an included
+    router's routes anew for each app, a quarter of the in-process API tests' CPU), and the
+    OpenAPI document is still every route's, the player's errors and the common answers
+    included."""
+    first, second = create_app(settings), create_app(settings)
+    shared = [r for r in first.router.routes if any(r is s for s in second.router.routes)]
+    assert len(shared) >= 13  # one a router (as FastAPI includes one) or one a route
+    spec = first.openapi()
+    daily = spec["paths"]["/api/daily/{difficulty}"]["post"]["responses"]
+    assert {"403", "413", "422", "429", "500", "503"} <= daily.keys()
+    assert spec == second.openapi()
+
+
 def test_root_serves_a_page(client: TestClient) -> None:
     r = client.get("/")
     assert r.status_code == 200 and "MAGDAGDON" in r.text
