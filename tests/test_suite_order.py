@@ -11,6 +11,7 @@ from typing import Any, cast
 import pytest
 
 from .conftest import expected_seconds, longest_first
+from .utils import ui
 from .utils.server import PORTS_EACH, PORTS_FROM, RANGES, first_port
 
 TESTS = Path(__file__).parent
@@ -72,3 +73,19 @@ def test_each_worker_and_each_run_has_ports_of_its_own(workers: int) -> None:
     taken = [first for firsts in runs.values() for first in firsts]
     assert len(taken) == len(set(taken))  # no two slots share a range
     assert all(f >= PORTS_FROM and f + PORTS_EACH <= 32768 for f in taken)
+
+
+def test_screenshots_can_be_left_out(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``MAGDAGDON_SCREENSHOTS=off`` (``.ci/run``) takes none; otherwise each is saved."""
+    taken: list[str] = []
+
+    class Page:
+        def screenshot(self, path: str, full_page: bool) -> None:
+            taken.append(path)
+
+    monkeypatch.setattr(ui, "SCREENSHOTS", tmp_path)
+    monkeypatch.setenv("MAGDAGDON_SCREENSHOTS", "off")
+    assert ui.screenshot(Page(), "a") == tmp_path / "a.png" and taken == []
+    monkeypatch.setenv("MAGDAGDON_SCREENSHOTS", str(tmp_path))
+    ui.screenshot(Page(), "b")
+    assert taken == [str(tmp_path / "b.png")]
