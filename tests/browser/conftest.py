@@ -65,8 +65,9 @@ class WithoutTour:
 
 JOURNAL: list[str] = []
 """What the pages of the test running now did (navigations, console messages, page errors,
-failed requests, answers of 400 and over): printed under a failed test, as a failure on a
-loaded machine cannot be run again to be looked at."""
+failed requests, answers of 400 and over, every request that changes something with what it
+sent and its answer): printed under a failed test, as a failure on a loaded machine cannot be
+run again to be looked at."""
 
 
 def _journal(context: Any) -> None:
@@ -90,8 +91,23 @@ def _journal(context: Any) -> None:
     context.on("requestfailed", lambda r: note(f"failed: {r.method} {r.url} ({r.failure})"))
     context.on(
         "response",
-        lambda r: note(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None,
+        lambda r: (
+            note(f"{r.status} {r.request.method} {r.url}{_body(r.request)}")
+            if r.status >= 400 or r.request.method not in ("GET", "HEAD")
+            else None
+        ),
     )
+
+
+def _body(request: Any) -> str:
+    """What a request that changes something sent (its first 80 characters), for the journal."""
+    if request.method in ("GET", "HEAD"):
+        return ""
+    try:
+        body = request.post_data or ""
+    except Exception:  # (binary)
+        return ""
+    return f" {body[:80]}" if body else ""
 
 
 @pytest.fixture(autouse=True)
