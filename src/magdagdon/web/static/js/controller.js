@@ -602,9 +602,13 @@ export class Controller {
   // comes after it is dropped (it drew another difficulty's table under the one pressed).
   async loadScores() {
     const { difficulty, scope } = this.scores;
+    const asked = (this.scoresAsked = (this.scoresAsked || 0) + 1);
     this.scores.table = null;
     this.paint();
     const [table, me] = await Promise.all([this.api.highscores(difficulty, scope), this.api.me()]);
+    // (an answer to an earlier load that comes after a later one, which a new name started,
+    // would draw the table as it was before the name)
+    if (asked !== this.scoresAsked) return;
     if (this.scores.difficulty !== difficulty || this.scores.scope !== scope) return;
     this.scores.table = table;
     if (!this.scores.nameError) this.scores.name = me.name || "";
@@ -686,16 +690,21 @@ export class Controller {
 
   async loadLeaderboard() {
     const { date, difficulty } = this.leaderboard;
+    const asked = (this.leaderboardAsked = (this.leaderboardAsked || 0) + 1);
+    this.leaderboard.busy = true; // (the table says so until its answer is drawn)
     this.paint();
     try {
       const [data, me] = await Promise.all([this.api.leaderboard(date, difficulty), this.api.me()]);
+      if (asked !== this.leaderboardAsked) return; // a later load's answer is the one to draw
       if (this.leaderboard.date === date && this.leaderboard.difficulty === difficulty) this.leaderboard.data = data;
       if (!this.leaderboard.nameError) this.leaderboard.name = me.name;
       this.leaderboard.nameMax = me.name_max;
       this.leaderboard.account = me.account;
     } catch (error) {
+      if (asked !== this.leaderboardAsked) return;
       this.leaderboard.error = this.errorText(error);
     }
+    this.leaderboard.busy = false;
     if (this.screen === "leaderboard") this.paint();
   }
 

@@ -132,7 +132,7 @@ function unrankedNote(t, me, account = false) {
 }
 
 // today: the server's today once known (the next day's button stops there)
-export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, typed = null, nameMax = null, nameError = "", account = false }) {
+export function leaderboardSheet(t, { date, difficulty, data, error, today = null, name = null, typed = null, nameMax = null, nameError = "", account = false, busy = false }) {
   const title = t("title_leaderboard");
   const tabs = el("div", { class: "tabs", role: "group", "aria-label": t("difficulty") },
     ...Object.entries(DIFFICULTY_NAMES).map(([key, label]) =>
@@ -148,7 +148,8 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
   const facts = data.rows.length ? [t(data.accounts_only ? "daily_ranked_players" : "daily_players", { n: data.players })] : [];
   if (data.par !== null && data.par !== undefined) facts.push(t("daily_coach_par", { par: t.number(data.par) }));
   let table;
-  if (!data.rows.length) table = el("p", { class: "daily-nobody", text: t(data.accounts_only ? "daily_nobody_ranked" : "daily_nobody") });
+  // aria-busy: a newer table is on its way (after a name, say)
+  if (!data.rows.length) table = el("p", { class: "daily-nobody", "aria-busy": String(busy), text: t(data.accounts_only ? "daily_nobody_ranked" : "daily_nobody") });
   else {
     const head = el("tr", {}, ...["#", t("name"), t("score"), t("turns"), t("powers"), t("hints"), t("watch")].map(
       (h, i) => el("th", { text: h, scope: "col", class: i === 0 || i >= 2 ? "n" : "" })));
@@ -165,7 +166,7 @@ export function leaderboardSheet(t, { date, difficulty, data, error, today = nul
           ? replayLink(r.game_id, "", { className: "button small watch", "aria-label": t("replay_watch_game", { place: r.rank, score: r.score }) }, playIcon())
           : null));
     });
-    table = el("table", { class: "scores-table" },
+    table = el("table", { class: "scores-table", "aria-busy": String(busy) },
       el("caption", { class: "visually-hidden", text: `${t("title_leaderboard")} ${t("daily_number", { number: data.number })} ${DIFFICULTY_NAMES[difficulty]}` }),
       el("thead", {}, head), el("tbody", {}, ...rows));
   }
