@@ -147,16 +147,24 @@ def test_the_guided_tour_stays_out_of_a_daily(browser: Any, live_server: str) ->
     context.close()
 
 
-def test_a_nameless_player_names_themselves_on_the_leaderboard(
-    browser: Any, live_server: str
-) -> None:
-    context = day_context(browser, live_server, "2027-02-08", locale="sv-SE")
+def on_the_leaderboard(
+    browser: Any, live_server: str, day: str, locale: str
+) -> tuple[Any, Any, Any]:
+    """A new player's PEACEFUL daily of ``day`` played to its end, its leaderboard open: the
+    context, the page and the player's own row."""
+    context = day_context(browser, live_server, day, locale=locale)
     page = open_page(context, live_server)
     daily = api(page, live_server, "POST", "/api/daily/peaceful")
     play_through_api(page, live_server, daily, to_the_end=True)
     open_menu_item(page, "daily")
     page.click("#sheet [data-intent='leaderboard'][data-difficulty='peaceful'] >> nth=0")
-    mine = page.locator("#sheet tr.mine")
+    return context, page, page.locator("#sheet tr.mine")
+
+
+def test_a_nameless_player_names_themselves_on_the_leaderboard(
+    browser: Any, live_server: str
+) -> None:
+    context, page, mine = on_the_leaderboard(browser, live_server, "2027-02-08", "sv-SE")
     expect(mine).to_contain_text("Anonym (du)")
     page.fill("#name-input", "<b>x</b>")  # refused: said, and what was typed is kept
     page.keyboard.press("Enter")
@@ -180,13 +188,7 @@ def test_a_leaderboard_answered_late_does_not_hide_the_name_given_since(
 ) -> None:
     """The table asked for after a refused name answers last (held back here): the table of the
     name given since stays (on a loaded machine the name above stayed 'Anonym (du)')."""
-    context = day_context(browser, live_server, "2027-02-09")
-    page = open_page(context, live_server)
-    daily = api(page, live_server, "POST", "/api/daily/peaceful")
-    play_through_api(page, live_server, daily, to_the_end=True)
-    open_menu_item(page, "daily")
-    page.click("#sheet [data-intent='leaderboard'][data-difficulty='peaceful'] >> nth=0")
-    mine = page.locator("#sheet tr.mine")
+    context, page, mine = on_the_leaderboard(browser, live_server, "2027-02-09", "en-US")
     expect(mine).to_contain_text("Anonymous (you)")
     held: list[Any] = []
 
