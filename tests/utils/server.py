@@ -141,30 +141,28 @@ def server_process(
         stderr=out,
     )
     url = f"http://{host}:{port}"
-    # One client for every try, without TLS (plain HTTP): ``httpx2.get`` makes a client per
-    # call, each loading the system's certificate authorities (23 ms of CPU a try on this
-    # machine, 0.1 ms with this client; some 25 tries a server, 117 servers a run).
-    poll = httpx2.Client(timeout=1, verify=False)
     try:
-        # a far bound: it stops only a server that would never answer (a loaded machine
-        # starts one in seconds, not in the usual second)
+        # one client for every try, without TLS (plain HTTP): ``httpx2.get`` makes a client per
+        # call, each loading the system's certificate authorities (23 ms of CPU a try on this
+        # machine, 0.1 ms with this client; some 25 tries a server, 117 servers a run); a far
+        # bound: it stops only a server that would never answer (a loaded machine starts one
+        # in seconds, not in the usual second)
         deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited with {process.returncode}")
-            try:
-                with reach():
-                    if poll.get(f"{url}/api/health").status_code == 200:
-                        break
-            except httpx2.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start within 120 s")
-            time.sleep(0.1)
-        poll.close()
+        with httpx2.Client(timeout=1, verify=False) as poll:
+            while True:
+                if process.poll() is not None:
+                    raise RuntimeError(f"the server exited with {process.returncode}")
+                try:
+                    with reach():
+                        if poll.get(f"{url}/api/health").status_code == 200:
+                            break
+                except httpx2.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start within 120 s")
+                time.sleep(0.1)
         yield ServerProcess(url, process)
     finally:
-        poll.close()
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
         try:
