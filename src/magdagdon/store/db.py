@@ -29,7 +29,8 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_LOCK_ID = 0x4D41_4744  # "MAGD": PostgreSQL advisory lock held while migrating
 
 
-def _alembic_config() -> Config:
+def alembic_config() -> Config:
+    """Alembic's configuration of the migration scripts (no database given yet)."""
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
@@ -38,7 +39,7 @@ def _alembic_config() -> Config:
 @cache
 def _head_revision() -> str | None:
     """The newest migration's revision (read from the scripts once a process)."""
-    return ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 DEADLINE: ContextVar[float | None] = ContextVar("magdagdon_database_deadline", default=None)
@@ -221,7 +222,7 @@ class Database:
         A schema at the newest already is left as it is without running Alembic's upgrade
         (which compiles and runs its environment script each time, for nothing: the tests
         start an app a test)."""
-        config = _alembic_config()
+        config = alembic_config()
         with self._file_lock(), self.engine.connect() as connection:
             if not self.is_sqlite:
                 connection.execute(text("SELECT pg_advisory_lock(:id)"), {"id": _MIGRATION_LOCK_ID})

@@ -9,11 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 
-from .db import MIGRATIONS, Database
+from .db import Database, alembic_config
 
 
 @dataclass(frozen=True)
@@ -28,9 +27,7 @@ class Revision:
 @cache
 def known_revisions() -> tuple[Revision, ...]:
     """Every revision of the migration scripts, oldest first (they form one line)."""
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    scripts = ScriptDirectory.from_config(config)
+    scripts = ScriptDirectory.from_config(alembic_config())
     found = []
     for script in scripts.walk_revisions():  # newest first
         down = script.down_revision
