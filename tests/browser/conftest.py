@@ -151,21 +151,12 @@ def browser() -> Iterator[Any]:
 @pytest.fixture(scope="package")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``magdagdon serve`` on a temporary SQLite file, test seeds allowed, no bound on one
-    address's background work (:data:`SHARED_ADDRESS`); its base URL."""
-    from ..utils.server import running_server
+    address's background work (:data:`~tests.utils.server.SHARED_ADDRESS`); its base URL."""
+    from ..utils.server import SHARED_ADDRESS, running_server
 
     db = tmp_path_factory.mktemp("live") / "magdagdon.db"
     with running_server(f"sqlite:///{db}", env=SHARED_ADDRESS) as base:
         yield base
-
-
-SHARED_ADDRESS = {"MAGDAGDON_BACKGROUND_AT_ONCE": "1000"}
-"""Every player of every test of a worker's package reaches its live server from 127.0.0.1,
-where people come from addresses of their own: with a person's bound of background jobs in
-hand at once per address (4), one test's work put off another's. In a suite's run a room's
-coach score waited 100 s of the 300 s its test allows, refused while four searches for puzzles
-of earlier tests' players ran. (The rate limits are off on test servers for the same reason.
-tests/api/test_coach_pool.py checks the bound, test_api_hardening.py the limits.)"""
 
 
 @contextmanager

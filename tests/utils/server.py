@@ -62,6 +62,16 @@ def free_port() -> int:
     raise RuntimeError(f"no free port in {first}..{first + PORTS_EACH - 1}")
 
 
+SHARED_ADDRESS = {"MAGDAGDON_BACKGROUND_AT_ONCE": "1000"}
+"""Every player of every test of a worker's package (tests/browser, tests/crossbrowser) reaches
+its live server from 127.0.0.1, where people come from addresses of their own: with a person's
+bound of background jobs in hand at once per address (4), one test's work put off another's.
+In a suite's run a room's coach score waited 100 s of the 300 s its test allows, refused
+while four searches for puzzles of earlier tests' players ran. (The rate limits are off on
+test servers for the same reason. tests/api/test_coach_pool.py checks the bound,
+test_api_hardening.py the limits.)"""
+
+
 @dataclass
 class ServerProcess:
     """A running ``magdagdon serve``."""
