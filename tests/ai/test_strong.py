@@ -46,6 +46,26 @@ def test_the_126_rolls_and_their_probabilities() -> None:
         assert math.isclose(sum(p for _, p in outcomes(n)), 1.0)
 
 
+def test_every_reroll_a_turn_offers_is_valued_as_reroll_value_values_it() -> None:
+    player = StrongPlayer(search=False)
+    game = Game(Difficulty.PEACEFUL, seed=5)
+    seen = 0
+    while game.phase is not Phase.OVER and seen < 60:
+        if game.phase is not Phase.ROLL and game.powers_left:
+            for option in player.candidates(game):
+                if option.actions[-1]["type"] != "reroll":
+                    continue
+                before = game.copy()
+                for action in option.actions[:-1]:
+                    before.apply(action)
+                chosen = option.actions[-1]["dice"]
+                assert option.value == player.reroll_value(before, chosen)
+                seen += 1
+        for action in player.turn(game):
+            game.apply(action)
+    assert seen >= 60
+
+
 @settings(max_examples=40, deadline=None)
 @given(played_boards())
 def test_free_results_are_what_every_roll_can_stage(board: Board) -> None:

@@ -9,7 +9,7 @@ from typing import Final
 
 from ..engine.dice import Roll, outcomes
 
-__all__ = ["ROLLS", "Roll", "adjusted_rolls", "outcomes", "sub_rolls"]
+__all__ = ["ROLLS", "Roll", "adjusted_rolls", "outcomes", "reroll_rolls", "sub_rolls"]
 
 ROLLS: Final = outcomes(4)
 """The 126 distinct rolls of four dice (sorted) with their probabilities (they sum to 1)."""
@@ -31,3 +31,10 @@ def adjusted_rolls(roll: Roll) -> tuple[Roll, ...]:
             if 1 <= w <= 6:
                 found.add(tuple(sorted((*roll[:i], w, *roll[i + 1 :]))))
     return tuple(sorted(found))
+
+
+@cache
+def reroll_rolls(kept: Roll, rerolled: int) -> tuple[tuple[Roll, float], ...]:
+    """The rolls a REROLL of ``rerolled`` dice that keeps the (sorted) values ``kept`` may come
+    to, each sorted, with their probabilities, in the order of :func:`outcomes`."""
+    return tuple((tuple(sorted(kept + outcome)), p) for outcome, p in outcomes(rerolled))

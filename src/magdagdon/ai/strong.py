@@ -49,7 +49,7 @@ from .evaluator import EXACT_EMPTY, Evaluator
 from .model import WEIGHTS_FILE, Model, load_models, shipped_model
 from .ntuple import NTupleModel
 from .players import staging_actions
-from .rolls import ROLLS, Roll, outcomes
+from .rolls import ROLLS, Roll, outcomes, reroll_rolls
 from .values import VALUES, value_model, values_problem
 
 SEARCH: Final = {
@@ -311,14 +311,10 @@ class StrongPlayer:
         paid: the mean, over what the rerolled dice may show, of the best play of the roll."""
         ev = self.evaluator(game.difficulty)
         p = game.powers_left
-        cells = game.board.cells
-        values = ev.roll_values(cells, p - 1, exact=cells.count(EMPTY) <= EXACT_EMPTY)
         dice = [d.value for d in game.dice]
         kept = tuple(sorted(dice[i] for i in range(len(dice)) if i not in chosen))
-        expected = 0.0
-        for outcome, prob in outcomes(len(chosen)):
-            expected += prob * values[tuple(sorted(kept + outcome))]
-        return expected - game.power_penalty - ev.power_cost(p)
+        values = _reroll_values(ev, game)
+        return _expected(values, kept, len(chosen)) - game.power_penalty - ev.power_cost(p)
 
     def _rerolls(
         self,
@@ -330,10 +326,13 @@ class StrongPlayer:
     ) -> list[Option]:
         """Every REROLL of a set of the dice of ``game`` (nothing staged), after ``before``
         (that cost ``cost``), but those keeping values already ``seen`` (with as many dice
-        rerolled and as many powers left), which it adds to."""
+        rerolled and as many powers left), which it adds to. Each is valued as
+        :meth:`reroll_value` values it."""
         p = game.powers_left
         price = ev.power_cost(p)
+        paid = game.power_penalty
         dice = [d.value for d in game.dice]
+        values: dict[Roll, float] | None = None  # the rolls' values, looked up once needed
         out = []
         for k in range(1, 5):
             for chosen in combinations(range(4), k):
@@ -341,7 +340,9 @@ class StrongPlayer:
                 if (kept, k, p - 1) in seen:
                     continue
                 seen.add((kept, k, p - 1))
-                value = self.reroll_value(game, chosen)
+                if values is None:
+                    values = _reroll_values(ev, game)
+                value = _expected(values, kept, k) - paid - price
                 action: Action = actions.reroll(chosen)
                 out.append(
                     Option([*before, action], value, None, p - 1, cost + price, searched=True)
@@ -414,6 +415,22 @@ class StrongPlayer:
                 order = self._openings[key] = best.order
             return staging_actions(game, order)
         return self.options(game)[0].actions
+
+
+def _reroll_values(ev: Evaluator, game: Game) -> dict[Roll, float]:
+    """What each roll is worth after a REROLL in ``game``: its best play with a power fewer
+    (exactly to the end when few squares are empty)."""
+    cells = game.board.cells
+    return ev.roll_values(cells, game.powers_left - 1, exact=cells.count(EMPTY) <= EXACT_EMPTY)
+
+
+def _expected(values: dict[Roll, float], kept: Roll, rerolled: int) -> float:
+    """The mean of ``values`` over the rolls a REROLL of ``rerolled`` dice keeping ``kept``
+    comes to (summed in the order of :func:`outcomes`)."""
+    expected = 0.0
+    for roll, prob in reroll_rolls(kept, rerolled):
+        expected += prob * values[roll]
+    return expected
 
 
 __all__ = [
