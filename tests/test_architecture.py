@@ -248,3 +248,26 @@ def test_the_engine_bots_commands_and_rl_need_none_of_the_servers_libraries(
     assert result["tried"] == []
     assert result["statuses"] == [[argv, 0] for argv in commands]
     assert (out / "weights.json").is_file() and (out / "puzzles.jsonl.gz").is_file()
+
+
+def test_the_server_starts_without_the_passkeys_libraries() -> None:
+    """The server's app is made without importing webauthn and the cryptography under it
+    (some 15% of a server process's imports): they are imported at the first passkey asked
+    for (``web/routes/account.py``); a server that nobody asks for a passkey never loads them."""
+    import json
+    import subprocess
+
+    pytest.importorskip("webauthn")
+    script = (
+        "import json, sys\n"
+        "from magdagdon.web.app import create_app\n"
+        "create_app()\n"
+        "print(json.dumps(sorted({m.partition('.')[0] for m in sys.modules})))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "fastapi" in loaded and "sqlalchemy" in loaded
+    assert not loaded & {"webauthn", "cryptography", "cbor2", "OpenSSL"}

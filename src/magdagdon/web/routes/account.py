@@ -11,36 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Depends, Request, Response, status
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import IntegrityError
-from webauthn import (
-    generate_authentication_options,
-    generate_registration_options,
-    options_to_json,
-    verify_authentication_response,
-    verify_registration_response,
-)
-from webauthn.helpers import (
-    base64url_to_bytes,
-    bytes_to_base64url,
-    parse_authentication_credential_json,
-    parse_client_data_json,
-    parse_registration_credential_json,
-)
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticationCredential,
-    AuthenticatorSelectionCriteria,
-    AuthenticatorTransport,
-    PublicKeyCredentialDescriptor,
-    RegistrationCredential,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from ...settings import Settings, is_loopback_host
 from ...store import Store
@@ -75,6 +51,9 @@ from ..schemas import (
     TransferCodeCreated,
     TransferSignIn,
 )
+
+if TYPE_CHECKING:  # webauthn (and the cryptography it loads) is imported when first used
+    from webauthn.helpers.structs import AuthenticationCredential, RegistrationCredential
 
 router = APIRouter(prefix="/api/account", tags=["account"])
 
@@ -249,10 +228,14 @@ async def sign_in_with_code(
 
 
 def _options(options: Any) -> JSONResponse:
+    from webauthn import options_to_json
+
     return JSONResponse(json.loads(options_to_json(options)))
 
 
 def _challenge_of(client_data: str | bytes) -> str:
+    from webauthn.helpers import base64url_to_bytes, bytes_to_base64url, parse_client_data_json
+
     data = client_data if isinstance(client_data, bytes) else base64url_to_bytes(client_data)
     return bytes_to_base64url(parse_client_data_json(data).challenge)
 
@@ -261,7 +244,7 @@ def _refused(message: str) -> ApiError:
     return ApiError(400, "passkey_refused", message)
 
 
-Credential = TypeVar("Credential", RegistrationCredential, AuthenticationCredential)
+Credential = TypeVar("Credential", "RegistrationCredential", "AuthenticationCredential")
 
 
 def _parsed(
@@ -299,6 +282,15 @@ async def registration_options(
     An account that has a passkey adds another only from a session signed in with a passkey
     in the last 5 minutes (403 ``passkey_proof_needed``: sign in with a passkey here first):
     a stolen cookie cannot add a passkey of its own that would outlive signing it out."""
+    from webauthn import generate_registration_options
+    from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        PublicKeyCredentialDescriptor,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
     rp_id, _ = relying_party(request, settings)
     await _count_sign_in(request)
     session = _session_of(request)
@@ -357,6 +349,15 @@ async def registration_verification(
 ) -> PasskeyView:
     """Verify the browser's new passkey and keep its public key: the player becomes an
     account (if it was not one) that signs in with it."""
+    from webauthn import verify_registration_response
+    from webauthn.helpers import (
+        base64url_to_bytes,
+        bytes_to_base64url,
+        parse_registration_credential_json,
+    )
+    from webauthn.helpers.exceptions import WebAuthnException
+    from webauthn.helpers.structs import AuthenticatorTransport
+
     rp_id, origin = relying_party(request, settings)
     credential, challenge = _parsed(parse_registration_credential_json, body)
     found, asked_by = await run_store(store, lambda: store.take_challenge(challenge, "register"))
@@ -465,6 +466,10 @@ async def authentication_options(
 ) -> JSONResponse:
     """Options for ``navigator.credentials.get()`` (any of this site's passkeys: the browser
     lists them; ``PublicKeyCredentialRequestOptionsJSON``, good for 5 minutes, once)."""
+    from webauthn import generate_authentication_options
+    from webauthn.helpers import bytes_to_base64url
+    from webauthn.helpers.structs import UserVerificationRequirement
+
     rp_id, _ = relying_party(request, settings)
     await _count_sign_in(request)
     options = generate_authentication_options(
@@ -499,6 +504,14 @@ async def authentication_verification(
     attempt was counted when its options were asked for: each challenge answers once.) An
     answer whose user handle names another account than the passkey's is refused, and so is
     one whose signature counter did not advance (a cloned authenticator)."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers import (
+        base64url_to_bytes,
+        bytes_to_base64url,
+        parse_authentication_credential_json,
+    )
+    from webauthn.helpers.exceptions import WebAuthnException
+
     rp_id, origin = relying_party(request, settings)
     credential, challenge = _parsed(parse_authentication_credential_json, body)
     found, _ = await run_store(store, lambda: store.take_challenge(challenge, "sign-in"))
