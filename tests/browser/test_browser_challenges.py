@@ -10,6 +10,7 @@ from functools import partial
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from ..utils.api import ViewPlayer, play_through
 from ..utils.ui import UiPlayer, screenshot
@@ -406,3 +407,47 @@ def test_same_dice_different_choices_shows_each_turns_powers_and_ruins(
         for scheme in ("light", "dark"):
             friend.emulate_media(color_scheme=scheme)
             screenshot(friend, f"challenge-compare-powers-{language}-{scheme}-375x667")
+
+
+def test_the_coachs_score_on_the_challenge_shows_however_late_it_comes(
+    page: Any, friend: Any, live_server: str
+) -> None:
+    """On a busy server the coach's game on the challenge's dice may end minutes after the
+    friend's: the results go on saying the coach is playing and show its score once the server
+    has it (the page asked four times in the first 30 s and then said so for good)."""
+    url, actions = quick_challenge(page, live_server, seed=23)
+    code = url.rpartition("=")[2]
+    open_link(friend, url)
+    friend.locator("[data-intent='challenge-play']").click()
+    friend.locator("#sheet").wait_for(state="hidden")
+    ui = challenge_player(friend, live_server, code)
+    for action in actions:
+        ui.perform(action)
+    friend.context.clock.install()  # the page's timers run on a clock the test moves
+    late: dict[str, Any] = {"coach": None, "asked": 0}  # what the server has, as the page sees
+
+    def results(route: Any) -> None:
+        response = route.fetch()
+        late["asked"] += 1
+        route.fulfill(response=response, json={**response.json(), "coach": late["coach"]})
+
+    friend.route(f"**/api/challenges/{code}/results", results)
+    friend.locator("#sheet [data-intent='challenge-results']").click()
+    coach = friend.locator("#sheet .coach-line")
+    expect(coach).to_have_text("The coach is playing these dice…")
+
+    def a_little_later() -> None:
+        asked = late["asked"]
+        friend.clock.run_for(10_000)
+        for _ in range(600):  # the request that the timer sent, answered (30 s at most)
+            if late["asked"] > asked:
+                return
+            friend.wait_for_timeout(50)
+        raise AssertionError("the page did not ask for the coach's score again")
+
+    for _ in range(9):  # 90 s
+        a_little_later()
+    expect(coach).to_have_text("The coach is playing these dice…")
+    late["coach"] = 345  # the coach's game ends on the server, some two minutes late
+    a_little_later()
+    expect(coach).to_have_text("The coach scored 345 on these dice.")

@@ -18,7 +18,9 @@ if (!document.querySelector("link[data-friends]")) {
 }
 
 export const SCREENS = ["challenge", "challenge-link", "challenge-results", "challenge-compare", "challenges"];
-const COACH_WAITS = [2000, 4000, 8000, 16000]; // ms between asks for the coach's score
+// ms between asks for the coach's score on the same dice (a challenge's, a room's): a few
+// seconds after the game's end, or on a busy server minutes later; about five minutes in all
+export const COACH_WAITS = [2000, 4000, 8000, 16000, ...Array(9).fill(30000)];
 
 const enc = encodeURIComponent;
 

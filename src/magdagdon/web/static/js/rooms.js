@@ -12,7 +12,7 @@
 import { ApiError } from "./api.js";
 import { askName } from "./askname.js";
 import { button, el } from "./dom.js";
-import { duelParts, linkPart, shareLink, who } from "./challenges.js";
+import { COACH_WAITS, duelParts, linkPart, shareLink, who } from "./challenges.js";
 import { miniBoard } from "./sheets.js";
 import { DIFFICULTY_NAMES } from "./view.js";
 
@@ -23,7 +23,6 @@ if (!document.querySelector("link[data-rooms]")) {
 export const SCREENS = ["room", "room-compare"];
 const CLOCKS = [30, 60, 120, null]; // seconds a turn lasts; null: wait for everyone
 const RETRIES = [500, 1000, 2000, 4000, 8000]; // ms before reconnecting, then every 8 s
-const COACH_WAITS = [2000, 4000, 8000, 16000, ...Array(9).fill(30000)]; // ms between asks for the coach's score
 const EMPTY = "..../..../..../....";
 const enc = encodeURIComponent;
 
