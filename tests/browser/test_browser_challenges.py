@@ -59,6 +59,16 @@ def open_link(page: Any, url: str) -> None:
     page.locator("[data-intent='challenge-play']").wait_for(state="visible")
 
 
+def play_from_link(page: Any, live_server: str, url: str) -> tuple[str, UiPlayer]:
+    """The friend opens the link and presses PLAY: the challenge's code, and a player of the
+    game it started."""
+    code = url.rpartition("=")[2]
+    open_link(page, url)
+    page.locator("[data-intent='challenge-play']").click()
+    page.locator("#sheet").wait_for(state="hidden")
+    return code, challenge_player(page, live_server, code)
+
+
 def challenge_player(page: Any, live_server: str, code: str) -> UiPlayer:
     ui = UiPlayer(page, live_server)
     ui.game_id = page.request.get(f"{live_server}/api/challenges/{code}").json()["game_id"]
@@ -118,11 +128,7 @@ def test_different_choices_show_the_turn_where_the_games_parted(
     page: Any, friend: Any, live_server: str
 ) -> None:
     url, actions = quick_challenge(page, live_server, seed=22)
-    code = url.rpartition("=")[2]
-    open_link(friend, url)
-    friend.locator("[data-intent='challenge-play']").click()
-    friend.locator("#sheet").wait_for(state="hidden")
-    ui = challenge_player(friend, live_server, code)
+    _, ui = play_from_link(friend, live_server, url)
     # the first turn as Ann played it, then another square for the second turn's first die
     second = [n for n, a in enumerate(actions) if a["type"] == "roll"][1]
     for action in actions[:second]:
@@ -416,34 +422,25 @@ def test_the_coachs_score_on_the_challenge_shows_however_late_it_comes(
     friend's: the results go on saying the coach is playing and show its score once the server
     has it (the page asked four times in the first 30 s and then said so for good)."""
     url, actions = quick_challenge(page, live_server, seed=23)
-    code = url.rpartition("=")[2]
-    open_link(friend, url)
-    friend.locator("[data-intent='challenge-play']").click()
-    friend.locator("#sheet").wait_for(state="hidden")
-    ui = challenge_player(friend, live_server, code)
+    code, ui = play_from_link(friend, live_server, url)
     for action in actions:
         ui.perform(action)
     friend.context.clock.install()  # the page's timers run on a clock the test moves
-    late: dict[str, Any] = {"coach": None, "asked": 0}  # what the server has, as the page sees
+    results = f"**/api/challenges/{code}/results"
+    late: dict[str, Any] = {"coach": None}  # what the server has, as the page sees it
 
-    def results(route: Any) -> None:
+    def held(route: Any) -> None:
         response = route.fetch()
-        late["asked"] += 1
         route.fulfill(response=response, json={**response.json(), "coach": late["coach"]})
 
-    friend.route(f"**/api/challenges/{code}/results", results)
+    friend.route(results, held)
     friend.locator("#sheet [data-intent='challenge-results']").click()
     coach = friend.locator("#sheet .coach-line")
     expect(coach).to_have_text("The coach is playing these dice…")
 
-    def a_little_later() -> None:
-        asked = late["asked"]
-        friend.clock.run_for(10_000)
-        for _ in range(600):  # the request that the timer sent, answered (30 s at most)
-            if late["asked"] > asked:
-                return
-            friend.wait_for_timeout(50)
-        raise AssertionError("the page did not ask for the coach's score again")
+    def a_little_later() -> None:  # the page asks again within 10 s (fails if it does not)
+        with friend.expect_response(results):
+            friend.clock.run_for(10_000)
 
     for _ in range(9):  # 90 s
         a_little_later()
