@@ -215,6 +215,43 @@ def test_a_leaderboard_answered_late_does_not_hide_the_name_given_since(
     context.close()
 
 
+def test_a_name_selected_as_the_table_arrives_is_typed_over(
+    browser: Any, live_server: str
+) -> None:
+    """The player selects the refused name to type over it while the table asked for after
+    the refusal is on its way; the table arrives and the form is drawn again: the selection
+    is kept, so what is typed next replaces the name (it went after it, or before it)."""
+    context, page, mine = on_the_leaderboard(browser, live_server, "2027-02-12", "en-US")
+    expect(mine).to_contain_text("Anonymous (you)")
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/leaderboard", hold_the_first)
+    with page.expect_request("**/leaderboard"):
+        page.fill("#name-input", "<b>x</b>")
+        page.keyboard.press("Enter")
+    expect(page.locator("#sheet .error-text")).to_be_visible()
+    expect(page.locator("#sheet [aria-busy='true']")).to_have_count(1)  # (the table: held)
+    field = page.locator("#name-input")
+    field.select_text()
+    selection = "e => [document.activeElement === e, e.selectionStart, e.selectionEnd]"
+    assert field.evaluate(selection) == [True, 0, len("<b>x</b>")]
+    held[0].continue_()
+    expect(page.locator("#sheet [aria-busy='true']")).to_have_count(0)  # drawn again
+    assert field.evaluate(selection) == [True, 0, len("<b>x</b>")]
+    page.keyboard.type("Vilja")
+    expect(field).to_have_value("Vilja")
+    page.keyboard.press("Enter")
+    expect(mine).to_contain_text("Vilja (you)")
+    assert not page.errors, page.errors
+    context.close()
+
+
 def test_back_to_a_game_finished_meanwhile_shows_how_it_ended(
     browser: Any, live_server: str
 ) -> None:

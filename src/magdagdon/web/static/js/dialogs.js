@@ -85,6 +85,11 @@ export class Dialogs {
     // (while a screen loads, the control may be missing for a paint: it is looked for again)
     const inside = focused !== body && body.contains(focused);
     const key = this.wantedFocus || (focused === body ? this.pendingFocus : inside ? focusKey(focused) : null);
+    // a text field's selection too: a player who selected the name to type over it, as a table
+    // arrived, would otherwise type after it (a new field's caret is at its end)
+    const selection = inside && !this.wantedFocus && typeof focused.selectionStart === "number"
+      ? { value: focused.value, start: focused.selectionStart, end: focused.selectionEnd, direction: focused.selectionDirection }
+      : null;
     this.pendingFocus = this.wantedFocus = null;
     this.doc.getElementById("sheet-title").textContent = title;
     body.replaceChildren(...content.filter(Boolean));
@@ -96,8 +101,12 @@ export class Dialogs {
       return;
     }
     const again = body.querySelector(key);
-    if (again && !again.disabled) again.focus();
-    else {
+    if (again && !again.disabled) {
+      again.focus();
+      if (selection && again.value === selection.value && typeof again.selectionStart === "number") {
+        again.setSelectionRange(selection.start, selection.end, selection.direction);
+      }
+    } else {
       body.focus();
       if (!again) this.pendingFocus = key;
     }
