@@ -183,6 +183,23 @@ def test_a_nameless_player_names_themselves_on_the_leaderboard(
     context.close()
 
 
+COUNT_TABLES_READ = """() => {
+  window.tablesRead = 0;
+  const json = Response.prototype.json;
+  Response.prototype.json = function () {
+    const read = json.call(this);
+    if (new URL(this.url).pathname.endsWith("/leaderboard")) {
+      read.finally(() => { window.tablesRead += 1; }).catch(() => {});
+    }
+    return read;
+  };
+}"""
+"""Counts the leaderboards' answers the page has read (``window.tablesRead``) from now on.
+What the page does with an answer follows its reading in the same turn of the page's event
+loop (promises' reactions, none of them waiting for anything else), and this count's reaction
+is the first: once a test sees the count, the page has drawn the table, or dropped it."""
+
+
 def test_a_leaderboard_answered_late_does_not_hide_the_name_given_since(
     browser: Any, live_server: str
 ) -> None:
@@ -208,16 +225,14 @@ def test_a_leaderboard_answered_late_does_not_hide_the_name_given_since(
     expect(mine).to_contain_text("Maret (you)")
     assert [route.request for route, _ in held] == [late.value]
     route, before_the_name = held[0]
-    with page.expect_response(lambda response: response.request == late.value):
-        route.fulfill(response=before_the_name)  # the table from before the name, now
-    page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # (its answer read)
+    page.evaluate(COUNT_TABLES_READ)
+    route.fulfill(response=before_the_name)  # the table from before the name, now
+    page.wait_for_function("() => window.tablesRead >= 1")  # (and so what the page did with it)
     expect(mine).to_contain_text("Maret (you)")
     context.close()
 
 
-def test_a_name_selected_as_the_table_arrives_is_typed_over(
-    browser: Any, live_server: str
-) -> None:
+def test_a_name_selected_as_the_table_arrives_is_typed_over(browser: Any, live_server: str) -> None:
     """The player selects the refused name to type over it while the table asked for after
     the refusal is on its way; the table arrives and the form is drawn again: the selection
     is kept, so what is typed next replaces the name (it went after it, or before it)."""
