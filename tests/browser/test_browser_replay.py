@@ -77,11 +77,14 @@ class Watcher(NamedTuple):
     errors: list[str]
 
 
-def watch(browser: Any, base: str, game_id: str, **options: Any) -> Watcher:
-    """Another player's page on the game's replay, loaded."""
+def watch(browser: Any, base: str, game_id: str, *, clock: bool = False, **options: Any) -> Watcher:
+    """Another player's page on the game's replay, loaded; with ``clock``, the page's timers
+    on Playwright's clock (flowing, and moved on by the test at will)."""
     options.setdefault("viewport", PHONE)
     options.setdefault("locale", "en-US")
     context = browser.new_context(reduced_motion="reduce", **options)
+    if clock:
+        context.clock.install()
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -162,7 +165,7 @@ def test_another_player_watches_from_the_first_frame_to_the_final_score(
 def test_previous_next_slider_keys_and_autoplay_move_the_frame(
     browser: Any, live_server: str, finished: Finished
 ) -> None:
-    context, page, errors = watch(browser, live_server, finished.id)
+    context, page, errors = watch(browser, live_server, finished.id, clock=True)
     try:
         last = int(page.locator("#replay-slider").get_attribute("max") or 0)
         assert page.locator("html.no-motion").count() == 1  # reduced motion: no animations
@@ -217,8 +220,8 @@ def test_previous_next_slider_keys_and_autoplay_move_the_frame(
         page.keyboard.press(" ")
         assert page.locator("[data-replay='play']").inner_text() == "PLAY"
         paused = step(page)
-        page.wait_for_timeout(1000)
-        assert step(page) == paused
+        page.clock.run_for(8_000)  # ten frames' time (on a loaded machine 1 s waited for real
+        assert step(page) == paused  # could pass before a frame that was due)
         # Space on a step button plays and pauses too (it does not step)
         page.click("[data-replay='first']")
         page.focus("[data-replay='next']")
