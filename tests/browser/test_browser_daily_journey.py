@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from ..utils.api import COACH_WAIT
 from ..utils.ui import screenshot
 from .test_browser_a11y import serious_violations
 from .test_browser_daily import (
@@ -45,8 +46,9 @@ def no_serious_violations(page: Any, where: str) -> None:
     assert not found, (where, found)
 
 
-def wait_for_par(page: Any, url: str, seconds: float = 120) -> int:
-    """The daily's par once the server has computed it (the leaderboard says null until then)."""
+def wait_for_par(page: Any, url: str, seconds: float = COACH_WAIT) -> int:
+    """The daily's par once the server has computed it (the leaderboard says null until then):
+    the coach's background work, which a loaded machine has taken over 60 s to do."""
     deadline = time.monotonic() + seconds
     while True:
         par = page.request.get(url).json()["par"]

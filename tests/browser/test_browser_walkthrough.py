@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from ..utils.ui import screenshot
+from .conftest import UI_WAIT_MS
 from .test_browser_a11y import serious_violations
 
 STEPS = 6
@@ -64,7 +65,7 @@ def card_beside_target(page: Any, where: str) -> None:
     machine after the first look)."""
     # Polled from here: page.wait_for_function's polling compiles its predicate in the page,
     # which the game's Content-Security-Policy forbids (an EvalError when the first look fails)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + UI_WAIT_MS / 1000  # (what a failing wait is given)
     at = page.evaluate(APART)
     while not (at["apart"] and at["inside"]) and time.monotonic() < deadline:
         page.wait_for_timeout(100)
