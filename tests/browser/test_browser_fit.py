@@ -10,6 +10,7 @@ size; the failures are gathered and reported together."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 
 from ..utils.api import COACH_WAIT_MS, ViewPlayer
 from ..utils.ui import screenshot
+from .conftest import player_page
 
 LOCALES = {"en": "en-US", "et": "et-EE", "sv": "sv-SE"}
 SIZES = [(360, 640), (375, 667), (390, 844), (412, 915), (1280, 800)]
@@ -262,3 +264,27 @@ def test_the_next_move_is_on_screen(browser: Any, live_server: str, language: st
     context.close()
     assert not errors, errors
     assert not failures, "\n".join(failures)
+
+
+SQUARE = """() => {
+  const square = document.querySelector(".square");
+  const cell = getComputedStyle(square).getPropertyValue("--cell").trim();
+  return [cell, square.getBoundingClientRect().width];
+}"""
+
+
+@pytest.mark.parametrize("size", [(375, 667), (1280, 800)])
+def test_a_squares_size_is_a_length_worked_out_once(
+    browser: Any, live_server: str, size: tuple[int, int]
+) -> None:
+    """The squares' size (``--cell``) is a length by the time a square uses it, worked out where
+    it is set: on a phone in the board's box (cqw, cqh), which each square, sum and die measured
+    again at every layout of that box when it was a plain custom property (a fifth of the
+    browser's work at each move, BENCHMARKS.md); the squares are as wide as it says."""
+    width, height = size
+    with player_page(browser, width, height) as page:
+        page.goto(live_server)
+        page.wait_for_selector("[data-intent='roll']")
+        cell, square = page.evaluate(SQUARE)
+        assert re.fullmatch(r"\d+(\.\d+)?px", cell), cell
+        assert abs(float(cell.removesuffix("px")) - square) < 0.5, (cell, square)
