@@ -44,6 +44,7 @@ def test_every_starter_puzzle_stands_out_as_a_puzzle_must() -> None:
     for puzzle in starter():
         # the coach's margin, or the check's measured one, which holds by the check's floor
         # (its best ahead of every rival by it, significantly: tests/ai/test_puzzle_check.py)
+        assert puzzle.coach_margin >= P.MARGIN - 1e-6  # as it was mined
         assert puzzle.margin >= (P.MARGIN if puzzle.check is None else C.FLOOR) - 1e-6
         assert puzzle.plans >= P.MIN_PLANS
         assert puzzle.deep_values[0] > max(puzzle.deep_values[1:])

@@ -278,9 +278,10 @@ def test_a_squares_size_is_a_length_worked_out_once(
     browser: Any, live_server: str, size: tuple[int, int]
 ) -> None:
     """The squares' size (``--cell``) is a length by the time a square uses it, worked out where
-    it is set: on a phone in the board's box (cqw, cqh), which each square, sum and die measured
-    again at every layout of that box when it was a plain custom property (a fifth of the
-    browser's work at each move, BENCHMARKS.md); the squares are as wide as it says."""
+    it is set: on a phone in the board's box (cqw, cqh), which the board, each square and each
+    badge measured again at every layout of that box when it was a plain custom property (a
+    fifth of the browser's work at each move, BENCHMARKS.md); the squares are as wide as it
+    says. (At 1280×800 it is the page's own, in svh: the desktop's length all the same.)"""
     width, height = size
     with player_page(browser, width, height) as page:
         page.goto(live_server)
