@@ -244,9 +244,6 @@ def test_a_sample_of_the_starter_set_is_checked_as_the_rule_says() -> None:
     assert played >= 2
 
 
-@pytest.mark.xfail(
-    strict=True, reason="issue 44, item 3: the starter set is to be mined again (BENCHMARKS.md)"
-)
 def test_the_starter_set_has_one_puzzle_per_position() -> None:
     keys = [C.position_key(p.position) for p in P.starter_puzzles()]
     assert len(set(keys)) == len(keys), f"{len(keys) - len(set(keys))} repeats"
