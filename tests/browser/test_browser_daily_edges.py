@@ -17,6 +17,7 @@ from .test_browser_daily import (
     open_page,
     play_through_api,
 )
+from .test_browser_share import Held
 
 DAY = "2027-02-03"
 NEXT = "2027-02-04"
@@ -238,15 +239,7 @@ def test_a_name_selected_as_the_table_arrives_is_typed_over(browser: Any, live_s
     is kept, so what is typed next replaces the name (it went after it, or before it)."""
     context, page, mine = on_the_leaderboard(browser, live_server, "2027-02-12", "en-US")
     expect(mine).to_contain_text("Anonymous (you)")
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/leaderboard", hold_the_first)
+    held = Held(page, "**/leaderboard")
     with page.expect_request("**/leaderboard"):
         page.fill("#name-input", "<b>x</b>")
         page.keyboard.press("Enter")
@@ -256,7 +249,8 @@ def test_a_name_selected_as_the_table_arrives_is_typed_over(browser: Any, live_s
     field.select_text()
     selection = "e => [document.activeElement === e, e.selectionStart, e.selectionEnd]"
     assert field.evaluate(selection) == [True, 0, len("<b>x</b>")]
-    held[0].continue_()
+    assert len(held.routes) == 1
+    held.release()
     expect(page.locator("#sheet [aria-busy='true']")).to_have_count(0)  # drawn again
     assert field.evaluate(selection) == [True, 0, len("<b>x</b>")]
     page.keyboard.type("Vilja")
