@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from magdagdon.names import skeleton
 from magdagdon.settings import Settings
+from magdagdon.startup import prepare_database
 from magdagdon.store.db import MIGRATIONS, Database
 from magdagdon.store.models import utcnow
 from magdagdon.store.players import hash_token
@@ -19,6 +20,7 @@ from magdagdon.web.app import create_app
 from magdagdon.web.deps import TEST_DATE_HEADER
 
 from ..utils.api import act, new_game, play_to_end, play_turn
+from .test_api_puzzles import _any_plan
 
 
 def downgrade_to(url: str, revision: str) -> None:
@@ -264,3 +266,84 @@ def test_0006_keeps_every_cookie_game_and_daily_and_a_downgrade_gives_them_back(
         assert last.get("/api/players/me").json()["name"] == "Enne"
         assert last.get("/api/games/current").json()["id"] == going["id"]
         assert last.get("/api/daily/2026-12-07/survival/leaderboard").json() == board
+
+
+def test_0016_brings_an_older_starter_set_up_to_date_and_keeps_what_players_did(
+    database_url: str,
+) -> None:
+    """A database holding an older starter set (no check's figures) gets today's: a position
+    both sets hold keeps its id, rating and attempts with today's answer and figures; one the
+    set dropped is retired (never given again, its attempts kept); the checked figures are
+    stored with every starter puzzle; a downgrade drops the columns and gives every puzzle."""
+    from magdagdon.ai.puzzles import starter_puzzles
+    from magdagdon.store.puzzles import STARTED, puzzle_key
+
+    settings = Settings(database_url=database_url, rate_limits=False)
+    with TestClient(create_app(settings)) as client:
+        given = client.get("/api/puzzles/next?difficulty=peaceful").json()
+        plan = _any_plan(given)
+        tried = client.post(f"/api/puzzles/{given['id']}/attempts", json={"actions": plan})
+        assert tried.status_code == 200
+        before = client.get("/api/players/me/puzzles").json()
+    downgrade_to(database_url, "0015")  # as the release before the check left it
+    db = Database(database_url)
+    with db.engine.begin() as c:
+        columns = list(c.execute(text("SELECT * FROM puzzles")).keys())
+        assert "check_figures" not in columns and "retired" not in columns
+        # an older set: the given puzzle's position is not in today's; another's answer differs
+        c.execute(text("UPDATE puzzles SET key = 'older' WHERE id = :id"), {"id": given["id"]})
+        other = c.execute(
+            text("SELECT id, key, best FROM puzzles WHERE difficulty <> 'peaceful' ORDER BY id")
+        ).first()
+        assert other is not None
+        c.execute(
+            text("UPDATE puzzles SET best = :best, rating = 1234.5 WHERE id = :id"),
+            {"best": json.dumps([{"type": "reroll"}]), "id": other.id},
+        )
+        attempts = c.execute(text("SELECT count(*) FROM puzzle_attempts")).scalar()
+    db.engine.dispose()
+    shipped = {puzzle_key(p, None): p for p in starter_puzzles()}
+    with TestClient(create_app(settings), cookies=client.cookies) as again:  # upgrades
+        assert again.get("/api/players/me/puzzles").json() == before
+        seen = {again.get("/api/puzzles/next?difficulty=peaceful").json()["id"] for _ in range(3)}
+        assert given["id"] not in seen
+    db = Database(database_url)
+    with db.engine.begin() as c:
+        rows = {
+            r.key: r
+            for r in c.execute(
+                text(
+                    "SELECT id, key, best, rating, check_figures, retired FROM puzzles "
+                    "WHERE source LIKE :started"
+                ),
+                {"started": STARTED + "%"},
+            )
+        }
+        assert rows["older"].retired and rows["older"].id == given["id"]
+        assert c.execute(text("SELECT count(*) FROM puzzle_attempts")).scalar() == attempts
+        kept = rows[other.key]
+        assert kept.id == other.id and kept.rating == 1234.5 and not kept.retired
+        assert _json(kept.best) == shipped[other.key].best
+        active = {k: r for k, r in rows.items() if not r.retired}
+        assert set(active) == set(shipped)
+        assert all(_json(r.check_figures) == shipped[k].check for k, r in active.items())
+        # a retired puzzle is given neither as the next one nor as the day's
+        c.execute(
+            text("UPDATE puzzles SET retired = (id <> :id) WHERE owner IS NULL"), {"id": other.id}
+        )
+    db.engine.dispose()
+    with TestClient(create_app(settings)) as fresh:
+        assert fresh.get("/api/puzzles/next?difficulty=peaceful").status_code == 404
+        assert fresh.get("/api/puzzles/daily").json()["id"] == other.id
+    downgrade_to(database_url, "0015")  # every puzzle given again, then brought up to date
+    db = Database(database_url)
+    prepare_database(db, 0)  # as `magdagdon migrate` does
+    with db.engine.begin() as c:
+        retired = c.execute(text("SELECT id FROM puzzles WHERE retired")).scalars().all()
+    db.engine.dispose()
+    assert retired == [given["id"]]
+
+
+def _json(value: Any) -> Any:
+    """A JSON column's value as read by plain SQL (text on SQLite, parsed on PostgreSQL)."""
+    return json.loads(value) if isinstance(value, str) else value

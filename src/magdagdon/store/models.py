@@ -414,6 +414,10 @@ puzzles = Table(
     Column("second_value", Float, nullable=False),
     Column("plans", Integer, nullable=False),
     Column("themes", JSON, nullable=False),
+    # the puzzle check's figures (ai.puzzles.Puzzle.check), None for one not checked
+    Column("check_figures", JSON(none_as_null=True), nullable=True),
+    # a starter puzzle a later starter set dropped: never given again, kept with its attempts
+    Column("retired", Boolean, nullable=False, default=False, server_default=false()),
     # the themes as bits of ai.puzzles.THEMES (to filter by one in the index's order)
     Column("theme_mask", Integer, nullable=False, default=0),
     Column("rating", Float, nullable=False, default=1500.0),

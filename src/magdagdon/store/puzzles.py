@@ -14,7 +14,8 @@ puzzle, so two workers choosing at once cannot give one twice: the loser chooses
 never one of their own games. It walks the ``(difficulty, rating, id)`` index from the
 target up and down, so it costs the same with 100,000 puzzles as with 2,000. In STREAK the
 target is not the rating but :data:`STREAK_START` plus :data:`STREAK_STEP` per puzzle solved in
-a row. The daily puzzle is the same for everybody on a UTC day.
+a row. The daily puzzle is the same for everybody on a UTC day. A retired puzzle (a starter
+puzzle a later starter set dropped, :func:`load_starter`) is never given again.
 
 **Attempts.** Only a puzzle given to the player may be attempted (they cannot pick one whose
 answer they learned elsewhere). The first attempt of a player at a puzzle is rated (Glicko-2,
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import random
 import time
 from collections.abc import Iterable, Sequence
@@ -47,7 +49,19 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, case, delete, func, insert, or_, select, text, update
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    case,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -69,6 +83,8 @@ from .models import (
     rooms,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 STARTED: Final = "starter:"
 """The source of a starter puzzle begins so (then where it was found)."""
@@ -209,7 +225,7 @@ def _rating_row(c: Connection, player_id: int, pool: str, lock: bool) -> Any:
 def _pool(player_id: int, difficulty: Difficulty, theme: str | None, mode: str) -> list[Any]:
     """The conditions on the puzzles a choice looks among: the difficulty, the public pool or
     (``own``) the player's own, and the theme asked."""
-    where = [puzzles.c.difficulty == difficulty.value]
+    where = [puzzles.c.difficulty == difficulty.value, puzzles.c.retired.is_(False)]
     where.append(puzzles.c.owner == player_id if mode == "own" else puzzles.c.owner.is_(None))
     if theme:
         where.append(puzzles.c.theme_mask.op("&")(1 << THEMES.index(theme)) != 0)
@@ -329,6 +345,7 @@ def insert_puzzles(
                 "plans": puzzle.plans,
                 "themes": puzzle.themes,
                 "theme_mask": theme_mask(puzzle.themes),
+                "check_figures": puzzle.check,
                 "rating": 1500.0,
                 "deviation": 350.0,
                 "volatility": 0.06,
@@ -359,13 +376,66 @@ def insert_puzzles(
 
 def load_starter(db: Database) -> int:
     """Load the starter set unless it is there; how many puzzles were added (two processes
-    loading at once: one loads, the other finds them)."""
+    loading at once: one loads, the other finds them).
+
+    A database holding an older starter set (one whose puzzles were loaded without the check's
+    figures: every puzzle of today's set is checked, ``ai.puzzlecheck``) is brought up to date
+    in place: a position both sets hold gets today's answer, values, themes and figures but
+    keeps its rating and its attempts; one that today's set dropped (a repeat, an answer the
+    check did not confirm) is retired, never given again but kept with what players did; the
+    new ones are added."""
+    starter = and_(puzzles.c.source.startswith(STARTED), puzzles.c.owner.is_(None))
     with db.transaction() as c:
-        if c.scalar(select(puzzles.c.id).where(puzzles.c.source.startswith(STARTED)).limit(1)):
+        if c.scalar(select(puzzles.c.id).where(starter).limit(1)) and not c.scalar(
+            select(puzzles.c.id)
+            .where(starter, puzzles.c.retired.is_(False), puzzles.c.check_figures.is_(None))
+            .limit(1)
+        ):
             return 0
-    found = [replace(p, source=f"{STARTED}{p.source}") for p in starter_puzzles()]
+    found = {
+        puzzle_key(p, None): replace(p, source=f"{STARTED}{p.source}") for p in starter_puzzles()
+    }
     with db.transaction(write=True) as c:  # (a racing loader's rows are skipped)
-        added = insert_puzzles(c, found)
+        older = {k: i for k, i in c.execute(select(puzzles.c.key, puzzles.c.id).where(starter))}
+        kept = [
+            {  # (a bound parameter may not take a column's name: each is the column's "new_")
+                "new_id": older[key],
+                "new_best": p.best,
+                "new_best_value": p.best_value,
+                "new_second_value": p.second_value,
+                "new_plans": p.plans,
+                "new_themes": p.themes,
+                "new_theme_mask": theme_mask(p.themes),
+                "new_check_figures": p.check,
+                "new_source": p.source[:64],
+            }
+            for key, p in found.items()
+            if key in older
+        ]
+        if kept:
+            changed: dict[str, Any] = {
+                k.removeprefix("new_"): bindparam(k) for k in kept[0] if k != "new_id"
+            }
+            c.execute(
+                update(puzzles)
+                .where(puzzles.c.id == bindparam("new_id"))
+                .values({**changed, "retired": False}),
+                kept,
+            )
+        dropped = [ident for key, ident in older.items() if key not in found]
+        for start in range(0, len(dropped), 500):
+            c.execute(
+                update(puzzles)
+                .where(puzzles.c.id.in_(dropped[start : start + 500]))
+                .values(retired=True)
+            )
+        added = insert_puzzles(c, [p for key, p in found.items() if key not in older])
+    if older:
+        log.info(
+            "brought the starter set up to date: %d puzzles kept with new figures, %d retired",
+            len(kept),
+            len(dropped),
+        )
     _analyze(db)
     return added
 
@@ -551,6 +621,7 @@ class Puzzles:
             # everybody's, so never one on a challenge's dice (module docstring)
             public = and_(
                 puzzles.c.owner.is_(None),
+                puzzles.c.retired.is_(False),
                 or_(
                     puzzles.c.source_game.is_(None),
                     puzzles.c.source_game.not_in(select(game_challenges.c.game_id)),
