@@ -13,7 +13,8 @@ package is made so (its command is in BENCHMARKS.md).
 
 A server's database (the server's settings, ``--env-file``): every finished game not searched
 yet, newest first (``--limit``; a daily once its day is over), yields its public puzzles (the
-turns where the player's plan lost the most and one plan stands out) and the player's own
+turns where the player's plan lost the most and one plan stands out, kept only when the
+puzzle check holds, as a starter puzzle's) and the player's own
 ("your puzzles": the same turns with a smaller margin, rated apart; a challenge's game only
 these); the game is then marked searched. A systemd timer can run it every hour
 (``deploy/magdagdon-puzzles.timer``).
@@ -237,11 +238,16 @@ def puzzles_of_game(store: object, game_id: str) -> tuple[list[P.Puzzle], list[P
 def mine_game(game: object, game_id: str) -> tuple[list[P.Puzzle], list[P.Puzzle]]:
     """The public puzzles and the player's own of a finished game (its turns where the
     player's plan lost at least :data:`~magdagdon.ai.puzzles.MARGIN`, the biggest losses
-    first, three at most of each)."""
+    first, three at most of each). A public one is kept only when the puzzle check holds
+    (:func:`~magdagdon.ai.puzzlecheck.check`, from seed 0, as the starter set's: its figures
+    stored with it); a player's own is their own game's lesson, kept unchecked."""
+    from .ai import puzzlecheck as C
+    from .ai.registry import make_player
     from .engine import Game
 
     assert isinstance(game, Game)
     player, deep = P.analyst(), P._deep_player()
+    bot: Player | None = None
     public: list[P.Puzzle] = []
     own: list[P.Puzzle] = []
     for loss, start, found in P.player_losses(game, player):
@@ -251,5 +257,8 @@ def mine_game(game: object, game_id: str) -> tuple[list[P.Puzzle], list[P.Puzzle
         if mine is not None:
             own.append(mine)
             if mine.margin >= P.MARGIN:
-                public.append(mine)
+                bot = bot or make_player(C.BOT)
+                checked = C.check(mine.position, mine.best, found=found, seed=0, bot=bot)
+                if checked.holds:
+                    public.append(replace(mine, check=checked.to_dict()))
     return public, own

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -260,3 +261,33 @@ def test_mining_under_the_rules_is_reproducible(tmp_path: Path) -> None:
     assert kept and all(p.check is not None and p.margin >= C.FLOOR for p in kept)
     keys = [C.position_key(p.position) for p in kept]
     assert len(set(keys)) == len(keys)
+
+
+@pytest.mark.slow  # (make check leaves it out)
+def test_a_servers_games_give_public_puzzles_only_when_the_check_holds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A finished game of the server (`magdagdon puzzles mine`, or the player's own search)
+    gives a public puzzle only when the check holds, its figures stored with it; every turn
+    that stands out stays the player's own, checked or not. The heuristic player's NIGHTMARE
+    game of seed 0 has two such turns: the check keeps the first and refuses the second."""
+    from magdagdon.ai.registry import make_player
+    from magdagdon.ai.simulate import play
+    from magdagdon.engine import Game
+    from magdagdon.mining import mine_game
+
+    game = Game(Difficulty.NIGHTMARE, seed=0)
+    play(game, make_player("greedy"))
+    checks: list[C.Check] = []
+    real = C.check
+
+    def spy(*args: Any, **kwargs: Any) -> C.Check:
+        checks.append(real(*args, **kwargs))
+        return checks[-1]
+
+    monkeypatch.setattr(C, "check", spy)
+    public, own = mine_game(game, "a-game")
+    assert len(own) == 2 and all(p.margin >= P.MARGIN and p.check is None for p in own)
+    assert [c.holds for c in checks] == [True, False]
+    assert public == [replace(own[0], check=checks[0].to_dict())]
+    assert public[0].margin == round(checks[0].margin, 3) >= C.FLOOR
