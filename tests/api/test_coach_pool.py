@@ -188,3 +188,40 @@ def test_background_work_is_bounded_per_owner_and_in_all_and_done_once() -> None
             background.close()
 
     asyncio.run(main())
+
+
+def test_a_coach_score_goes_before_the_searches_waiting_and_searches_hold_half_the_queue(
+    tmp_path: Path,
+) -> None:
+    """A search of a player's games (``low``) waiting for the process lets a coach score that
+    came after it go first, and searches cannot fill the queue: a room's coach score waited
+    minutes behind other players' searches (an order, not a timing)."""
+    first, second = str(tmp_path / "first"), str(tmp_path / "second")
+
+    async def main() -> None:
+        background = Background(1, 4, 8)  # five in hand, two of them searches at most
+        try:
+            running = background.submit(
+                "search 1", lambda: background.process(_wait_for, first, low=True), low=True
+            )
+            waiting = background.submit(
+                "search 2", lambda: background.process(_wait_for, second, low=True), low=True
+            )
+            with pytest.raises(BackgroundRefused) as refused:
+                background.submit("search 3", lambda: background.process(os.getpid), low=True)
+            assert refused.value.owner is None and background.queued == 2
+            while background.waiting < 1:  # the first search in the process, the second next
+                await asyncio.sleep(0.01)
+            score = background.submit("room score", lambda: background.process(os.getpid))
+            Path(first).touch()
+            assert await asyncio.wait_for(running, 120) != os.getpid()
+            await asyncio.wait_for(score, 120)  # the second search still waits for its gate
+            assert not waiting.done()
+            Path(second).touch()
+            await asyncio.wait_for(waiting, 120)
+            assert background.queued == 0
+            background.submit("search 3", lambda: background.process(os.getpid), low=True)
+        finally:
+            background.close()
+
+    asyncio.run(main())

@@ -24,6 +24,12 @@ the player, the address and the network that asked), and work for the same thing
 challenge, the same game) is queued once. Work refused is not lost: what asked for it asks
 again later (a challenge's results without a coach score, the next look at the player's
 puzzles). A daily's par is never refused (one per daily and day, whichever worker claims it).
+
+**Searches go last.** A search of a player's games for puzzles (``low``) takes from a few
+seconds to a minute of CPU a game, where a par or a coach score takes under one: a search
+waiting for a process lets any other waiting work go first, and searches hold at most half of
+the queue, so a room's or a challenge's coach score never queues behind (nor is refused for)
+a crowd of searches.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import logging
 import math
 import multiprocessing
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Hashable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -178,7 +185,7 @@ class Background:
     :meth:`process`, and stores the result); it holds its place from :meth:`submit` until it
     ends. Used from the server's event loop only (its counts need no lock). At most
     ``processes`` pieces of work are in the processes at once; the others wait their turn in
-    the order they came.
+    the order they came, ``low`` work (a search) after all the rest.
     """
 
     def __init__(self, processes: int, queue: int, per_owner: int) -> None:
@@ -188,8 +195,24 @@ class Background:
         self._jobs: dict[Hashable, asyncio.Task[Any]] = {}
         self._owners: dict[Hashable, tuple[str, ...]] = {}
         self._by_owner: dict[str, int] = {}
-        self._turns: asyncio.Semaphore | None = None
+        self._low: set[Hashable] = set()
+        self._free = processes
+        self._waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
+            deque(),
+            deque(),
+        )
         self._pool: ProcessPoolExecutor | None = None
+        self._generation = 0  # (a turn taken before close is not given back after it)
+
+    @property
+    def waiting(self) -> int:
+        """Work waiting for a process."""
+        return sum(not turn.done() for line in self._waiting for turn in line)
+
+    @property
+    def low_capacity(self) -> int:
+        """Searches (``low`` jobs) that may be in hand at once: half of the queue."""
+        return max(1, self.capacity // 2)
 
     @property
     def queued(self) -> int:
@@ -211,16 +234,20 @@ class Background:
         *,
         owners: Sequence[str] = (),
         bounded: bool = True,
+        low: bool = False,
     ) -> asyncio.Task[T]:
         """Start the job ``key`` (or give the one of that key already in hand), counted
         against each of ``owners`` until it ends; its task (await it through
         :func:`asyncio.shield` where the waiter may be cancelled). :class:`BackgroundRefused`,
-        with nothing started, when an owner or (``bounded``) the whole queue has no room."""
+        with nothing started, when an owner or (``bounded``) the whole queue has no room, or
+        (``low``: a search) the searches already hold :attr:`low_capacity`."""
         found = self._jobs.get(key)
         if found is not None:
             return found
         if bounded:
             if len(self._jobs) >= self.capacity:
+                raise BackgroundRefused(None)
+            if low and len(self._low) >= self.low_capacity:
                 raise BackgroundRefused(None)
             for owner in owners:
                 if self._by_owner.get(owner, 0) >= self.per_owner:
@@ -228,6 +255,8 @@ class Background:
         task: asyncio.Task[T] = asyncio.ensure_future(job())
         self._jobs[key] = task
         self._owners[key] = tuple(owners)
+        if low:
+            self._low.add(key)
         for owner in owners:
             self._by_owner[owner] = self._by_owner.get(owner, 0) + 1
         task.add_done_callback(lambda done: self._done(key, done))
@@ -237,6 +266,7 @@ class Background:
         if self._jobs.get(key) is not task:
             return  # (dropped by close: its places were given back then)
         del self._jobs[key]
+        self._low.discard(key)
         for owner in self._owners.pop(key, ()):
             left = self._by_owner[owner] - 1
             if left:
@@ -244,11 +274,39 @@ class Background:
             else:
                 del self._by_owner[owner]
 
-    async def process(self, work: Callable[..., T], *args: Any) -> T:
-        """``work(*args)`` in a background process, when one is free."""
-        if self._turns is None:
-            self._turns = asyncio.Semaphore(self.processes)
-        async with self._turns:
+    async def _turn(self, low: bool) -> None:
+        """Wait for a free process: first come, first served, ``low`` after all the rest."""
+        if self._free > 0 and not any(self._waiting):
+            self._free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line = self._waiting[1 if low else 0]
+        line.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._give_back()  # (given the turn just as it was cancelled: passed on)
+            elif turn in line:  # (not emptied by close meanwhile)
+                line.remove(turn)
+            raise
+
+    def _give_back(self) -> None:
+        """A process is free again: to the first waiting (not ``low`` first), else kept."""
+        for line in self._waiting:
+            while line:
+                turn = line.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self._free += 1
+
+    async def process(self, work: Callable[..., T], *args: Any, low: bool = False) -> T:
+        """``work(*args)`` in a background process, when one is free (``low``: when no other
+        work waits for one)."""
+        await self._turn(low)
+        generation = self._generation
+        try:
             if self._pool is None:
                 self._pool = _executor(self.processes, BACKGROUND_NICENESS)
             pool = self._pool
@@ -259,6 +317,9 @@ class Background:
                 if self._pool is pool:  # (not a newer one another job started meanwhile)
                     self._reset()
                 raise
+        finally:
+            if generation == self._generation:
+                self._give_back()
 
     def _reset(self) -> None:
         pool, self._pool = self._pool, None
@@ -273,5 +334,8 @@ class Background:
         self._jobs.clear()
         self._owners.clear()
         self._by_owner.clear()
-        self._turns = None
+        self._low.clear()
+        self._free = self.processes
+        self._waiting = (deque(), deque())
+        self._generation += 1
         self._reset()

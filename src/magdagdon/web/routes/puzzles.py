@@ -406,7 +406,7 @@ async def _search_game(app: Any, store: Store, game_id: str, open_day: Any) -> N
     if row is None:
         return
     background: Background = app.state.background
-    public, own = await background.process(mine_dicts, row.game, game_id)
+    public, own = await background.process(mine_dicts, row.game, game_id, low=True)
 
     def save() -> None:
         store.store_mined(
@@ -467,6 +467,7 @@ async def my_puzzles(
                 key,
                 lambda: _search_own(request.app, store, player, open_from, hits),
                 owners=background_owners(request, player),
+                low=True,
             )
             searching = True
         except BackgroundRefused:  # put off: the next look asks again
