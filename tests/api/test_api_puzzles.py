@@ -247,7 +247,10 @@ def test_my_own_games_give_puzzles_of_their_own_rated_apart(client: TestClient) 
     turns where they lost the most become their own puzzles, searched in the background."""
     view = new_game(client, "nightmare", seed=61, abandon=True)
     play_to_end(client, view)
+    for _ in range(2):  # STATISTICS reads the rating only: the games are not searched
+        assert not ok(client.get("/api/players/me/puzzles?search=false"))["own"]["searching"]
     me = ok(client.get("/api/players/me/puzzles"))
+    assert me["own"]["searching"]
     deadline = time.monotonic() + 600  # (the search runs below the tests' priority)
     while me["own"]["searching"] and time.monotonic() < deadline:
         time.sleep(0.5)

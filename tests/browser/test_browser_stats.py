@@ -47,7 +47,9 @@ def test_statistics_sheet(browser: Any, live_server: str) -> None:
     stats = api(page, live_server, "GET", "/api/players/me/stats")["difficulties"]["peaceful"]
     assert stats["finished"] == 2 and stats["recent"] == scores
     page.click("#menu-button")
-    page.click("#sheet [data-intent='open'][data-screen='stats']")
+    with page.expect_request(lambda r: "/api/players/me/puzzles" in r.url) as asked:
+        page.click("#sheet [data-intent='open'][data-screen='stats']")
+    assert asked.value.url.endswith("?search=false")  # the rating only: the games not searched
     page.click("#sheet [data-intent='stats-difficulty'][data-difficulty='peaceful']")
     # each term with its number, read at once from one element: the sheet is drawn again as
     # its lists arrive, and two reads could meet two drawings (a clean-clone run did)

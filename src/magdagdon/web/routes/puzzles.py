@@ -444,11 +444,22 @@ async def _search_own(
     responses={429: {"model": ErrorResponse, "description": "Too many requests."}},
 )
 async def my_puzzles(
-    request: Request, player: CurrentPlayer, store: StoreDep, open_from: OpenDay
+    request: Request,
+    player: CurrentPlayer,
+    store: StoreDep,
+    open_from: OpenDay,
+    search: Annotated[
+        bool,
+        Query(
+            description="Search your newest finished games for your own puzzles meanwhile "
+            "(false: only read; STATISTICS shows the rating, not your puzzles)."
+        ),
+    ] = True,
 ) -> PuzzleStatsView:
     """Your puzzle ratings (public and your own games'), the rating's history, and what you
     solved per difficulty. Your newest finished games are searched for your own puzzles
-    meanwhile (``own.searching``: ask again in a few seconds)."""
+    meanwhile (``own.searching``: ask again in a few seconds), unless ``search`` is false: a
+    search takes seconds to a minute of the coach's time a game."""
 
     def work() -> tuple[dict[str, Any], bool]:
         return store.puzzle_summary(player), bool(store.unmined_games(player, 1, open_from))
@@ -457,7 +468,7 @@ async def my_puzzles(
     background: Background = request.app.state.background
     key = ("search", player)
     searching = key in background
-    if unmined and not searching:
+    if search and unmined and not searching:
         hits = [
             ("searches_per_player", str(player)),
             ("searches_per_address", client_address(request)),

@@ -733,7 +733,8 @@ export class Controller {
     this.stats.data = null;
     this.stats.error = "";
     this.paint();
-    const puzzles = this.api.request("GET", "/api/players/me/puzzles").catch(() => null);
+    // (the rating's history only: no search of the games for the player's own puzzles)
+    const puzzles = this.api.request("GET", "/api/players/me/puzzles?search=false").catch(() => null);
     try {
       this.stats.data = await this.api.stats();
       // the puzzle rating's chart (drawn by puzzles.js, imported only when there is one)
