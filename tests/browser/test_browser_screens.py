@@ -260,6 +260,13 @@ def test_a_damaged_game_does_not_lock_the_player_out(browser: Any, tmp_path: Any
         context.close()
 
 
+CLOSED_REMEMBERED = """id => {
+    try { return JSON.parse(localStorage.getItem('magdagdon.closedResults')).includes(id); }
+    catch { return false; }
+}"""
+"""Whether the page has remembered that the game's result was closed."""
+
+
 def test_a_closed_result_stays_closed_after_a_reload(page: Any, live_server: str) -> None:
     """A finished game's result sheet came back on every reload once closed, until NEW GAME:
     once closed (the close button or Escape) it stays closed, and RESULT on the board opens
@@ -280,6 +287,8 @@ def test_a_closed_result_stays_closed_after_a_reload(page: Any, live_server: str
         else:
             page.click("#sheet [data-intent='close']")
         page.wait_for_selector("#sheet:not([open])", state="attached")
+        # remembered when the dialog's "close" event comes, a task after Escape closed it
+        page.wait_for_function(CLOSED_REMEMBERED, arg=final["id"])
         page.reload()
         result.wait_for()  # the finished game on the board
         page.wait_for_selector("#app[aria-busy='false']")
