@@ -4,13 +4,14 @@ owns of them in the export, the deletion and the merge on signing in."""
 
 from __future__ import annotations
 
+import random
 import time
 from functools import cache
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 
 from magdagdon.ai import puzzles as P
 from magdagdon.ai.coach import _canonical
@@ -300,3 +301,40 @@ def test_puzzles_given_and_attempted_are_rate_limited(settings: Settings) -> Non
     with TestClient(create_app(limited)) as c:
         answers = [c.get("/api/puzzles/next").status_code for _ in range(4)]
     assert answers[:2] == [200, 200] and answers[-1] == 429
+
+
+def test_a_pool_holds_one_puzzle_a_position_up_to_the_boards_symmetries(
+    client: TestClient,
+) -> None:
+    """A game's puzzle whose position the public pool holds already, mirrored, with the dice
+    in another order, on another turn, is not added; the player's own pool is apart (issue 44,
+    item 3: one puzzle per position, as the starter set is made)."""
+    from dataclasses import replace
+
+    from magdagdon.ai import puzzlecheck as C
+    from magdagdon.store.models import players
+    from magdagdon.store.puzzles import insert_puzzles, puzzle_shape
+
+    ok(client.get("/api/puzzles/next"))  # (the player, and the starter set loaded)
+    starter = next(p for p in starter_puzzles() if len(set(p.position.dice)) > 1)
+    rows = starter.position.board.split("/")
+    mirrored = replace(
+        starter.position,
+        board="/".join(row[::-1] for row in rows),
+        dice=tuple(reversed(starter.position.dice)),
+        turns=starter.position.turns + 1,
+    )
+    assert mirrored != starter.position
+    assert C.position_key(mirrored) == C.position_key(starter.position)
+    assert puzzle_shape(mirrored.to_dict()) == puzzle_shape(starter.position.to_dict())
+    found = replace(starter, position=mirrored, source="game")
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.db.transaction(write=True) as c:
+        player = c.execute(select(players.c.id)).scalars().first()
+        assert insert_puzzles(c, [found]) == 0  # the public pool has it
+        assert insert_puzzles(c, [found], owner=player) == 1  # the player's own pool has not
+        assert insert_puzzles(c, [replace(found, position=starter.position)], owner=player) == 0
+    # shapes tell positions apart as the puzzle check does
+    sample = random.Random(44).sample(starter_puzzles(), 300)
+    by_key = {C.position_key(p.position) for p in sample}
+    assert len({puzzle_shape(p.position.to_dict()) for p in sample}) == len(by_key)

@@ -418,6 +418,9 @@ puzzles = Table(
     Column("check_figures", JSON(none_as_null=True), nullable=True),
     # a starter puzzle a later starter set dropped: never given again, kept with its attempts
     Column("retired", Boolean, nullable=False, default=False, server_default=false()),
+    # the position up to the board's symmetries and the dice's order, hashed
+    # (store.puzzles.puzzle_shape): one puzzle a position in each pool
+    Column("shape", String(64), nullable=True, index=True),
     # the themes as bits of ai.puzzles.THEMES (to filter by one in the index's order)
     Column("theme_mask", Integer, nullable=False, default=0),
     Column("rating", Float, nullable=False, default=1500.0),

@@ -66,8 +66,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
+from ..ai.coach import _canonical
 from ..ai.puzzles import THEMES, Grade, Puzzle, starter_puzzles
-from ..engine import Difficulty
+from ..engine import Board, Difficulty
 from ..ratings import Rating, attempt
 from .db import Database
 from .highscores import aware
@@ -125,6 +126,22 @@ class PuzzleNotFound(LookupError):
 def theme_mask(themes: Iterable[str]) -> int:
     """The themes as bits of :data:`~magdagdon.ai.puzzles.THEMES`."""
     return sum(1 << THEMES.index(t) for t in set(themes) if t in THEMES)
+
+
+def puzzle_shape(position: dict[str, Any]) -> str:
+    """A position (:meth:`~magdagdon.ai.puzzles.Position.to_dict`'s form) up to the board's 8
+    symmetries and the dice's order, with its difficulty and powers used, hashed: what makes
+    two puzzles one (the puzzle check's ``position_key``; the turn count is left out)."""
+    cells = Board.parse(str(position["board"])).cells
+    text = json.dumps(
+        [
+            position["difficulty"],
+            _canonical(cells),
+            sorted(int(v) for v in position["dice"]),
+            int(position.get("powers_used", 0)),
+        ]
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def puzzle_key(puzzle: Puzzle, owner: int | None) -> str:
@@ -327,18 +344,22 @@ def insert_puzzles(
     source_player: int | None = None,
     source_game: str | None = None,
 ) -> int:
-    """Add puzzles (those already there are skipped); how many were added."""
+    """Add puzzles (those already there are skipped, and one of a position a pool already
+    holds: the public puzzles, or the owner's, up to the board's symmetries and the dice's
+    order, :func:`puzzle_shape`); how many were added."""
     rows = []
     for puzzle in found:
+        position = puzzle.position.to_dict()
         rows.append(
             {
                 "key": puzzle_key(puzzle, owner),
+                "shape": puzzle_shape(position),
                 "difficulty": puzzle.position.difficulty.value,
                 "owner": owner,
                 "source": puzzle.source[:64],
                 "source_player": source_player,
                 "source_game": source_game,
-                "position": puzzle.position.to_dict(),
+                "position": position,
                 "best": puzzle.best,
                 "best_value": puzzle.best_value,
                 "second_value": puzzle.second_value,
@@ -357,17 +378,32 @@ def insert_puzzles(
     if not rows:
         return 0
     keys = [r["key"] for r in rows]
-    there: set[str] = set()
+    shapes = [r["shape"] for r in rows]
+    pool = puzzles.c.owner.is_(None) if owner is None else puzzles.c.owner == owner
+    there: set[str] = set()  # keys
+    held: set[str] = set()  # the pool's positions (shapes)
     for start in range(0, len(keys), 500):
         there |= set(
             c.execute(select(puzzles.c.key).where(puzzles.c.key.in_(keys[start : start + 500])))
             .scalars()
             .all()
         )
+        held |= set(
+            c.execute(
+                select(puzzles.c.shape).where(
+                    pool,
+                    puzzles.c.retired.is_(False),
+                    puzzles.c.shape.in_(shapes[start : start + 500]),
+                )
+            )
+            .scalars()
+            .all()
+        )
     fresh = []
     for r in rows:  # (two games may have met the same position: it is one puzzle)
-        if r["key"] not in there:
+        if r["key"] not in there and r["shape"] not in held:
             there.add(str(r["key"]))
+            held.add(str(r["shape"]))
             fresh.append(r)
     if fresh:  # (a racing miner's copy of the same position is skipped)
         c.execute(_insert(c)(puzzles).on_conflict_do_nothing(), fresh)
@@ -408,6 +444,7 @@ def load_starter(db: Database) -> int:
                 "new_theme_mask": theme_mask(p.themes),
                 "new_check_figures": p.check,
                 "new_source": p.source[:64],
+                "new_shape": puzzle_shape(p.position.to_dict()),
             }
             for key, p in found.items()
             if key in older
