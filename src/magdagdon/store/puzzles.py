@@ -66,9 +66,9 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 
-from ..ai.coach import _canonical
-from ..ai.puzzles import THEMES, Grade, Puzzle, starter_puzzles
-from ..engine import Board, Difficulty
+from ..ai.puzzlecheck import position_key
+from ..ai.puzzles import THEMES, Grade, Position, Puzzle, starter_puzzles
+from ..engine import Difficulty
 from ..ratings import Rating, attempt
 from .db import Database
 from .highscores import aware
@@ -128,20 +128,11 @@ def theme_mask(themes: Iterable[str]) -> int:
     return sum(1 << THEMES.index(t) for t in set(themes) if t in THEMES)
 
 
-def puzzle_shape(position: dict[str, Any]) -> str:
-    """A position (:meth:`~magdagdon.ai.puzzles.Position.to_dict`'s form) up to the board's 8
-    symmetries and the dice's order, with its difficulty and powers used, hashed: what makes
-    two puzzles one (the puzzle check's ``position_key``; the turn count is left out)."""
-    cells = Board.parse(str(position["board"])).cells
-    text = json.dumps(
-        [
-            position["difficulty"],
-            _canonical(cells),
-            sorted(int(v) for v in position["dice"]),
-            int(position.get("powers_used", 0)),
-        ]
-    )
-    return hashlib.sha256(text.encode()).hexdigest()
+def puzzle_shape(position: Position) -> str:
+    """The puzzle check's :func:`~magdagdon.ai.puzzlecheck.position_key` of a position (up to
+    the board's 8 symmetries and the dice's order, the turn count left out), hashed: what
+    makes two puzzles one."""
+    return hashlib.sha256(json.dumps(position_key(position)).encode()).hexdigest()
 
 
 def puzzle_key(puzzle: Puzzle, owner: int | None) -> str:
@@ -353,7 +344,7 @@ def insert_puzzles(
         rows.append(
             {
                 "key": puzzle_key(puzzle, owner),
-                "shape": puzzle_shape(position),
+                "shape": puzzle_shape(puzzle.position),
                 "difficulty": puzzle.position.difficulty.value,
                 "owner": owner,
                 "source": puzzle.source[:64],
@@ -444,7 +435,7 @@ def load_starter(db: Database) -> int:
                 "new_theme_mask": theme_mask(p.themes),
                 "new_check_figures": p.check,
                 "new_source": p.source[:64],
-                "new_shape": puzzle_shape(p.position.to_dict()),
+                "new_shape": puzzle_shape(p.position),
             }
             for key, p in found.items()
             if key in older

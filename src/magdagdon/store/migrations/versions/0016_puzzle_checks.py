@@ -22,6 +22,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from magdagdon.ai.puzzles import Position
 from magdagdon.store.puzzles import puzzle_shape
 
 revision = "0016"
@@ -44,7 +45,7 @@ def upgrade() -> None:
     )
     connection = op.get_bind()
     rows = connection.execute(sa.select(table.c.id, table.c.position)).all()
-    shapes = [{"row": r.id, "value": puzzle_shape(r.position)} for r in rows]
+    shapes = [{"row": r.id, "value": puzzle_shape(Position.from_dict(r.position))} for r in rows]
     if shapes:
         connection.execute(
             table.update()
